@@ -1,0 +1,69 @@
+/**
+ * Crash-safe file replacement (DESIGN.md invariant 5).
+ *
+ * @module
+ */
+
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Replaces `path` with `data` atomically: write a temp file in the same
+ * directory, fsync it, rename it over `path`, fsync the directory. A crash at
+ * any instant leaves either the old or the new file; the temp file is removed
+ * on failure. It never writes through a symlink: the temp file is created
+ * exclusively and the rename replaces a link at `path` rather than its target.
+ *
+ * @example
+ * ```ts
+ * import { atomicWrite } from "./atomic_write.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await atomicWrite(`${dir}/state.json`, '{"a":1}\n');
+ * assert.equal(await Deno.readTextFile(`${dir}/state.json`), '{"a":1}\n');
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`);
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o644 });
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+    file.close();
+    file = undefined;
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    file?.close();
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+  await syncDir(dir);
+}
+
+/**
+ * fsyncs a directory so that a rename or unlink inside it is durable.
+ * Filesystems that cannot fsync a directory are tolerated.
+ *
+ * @example
+ * ```ts
+ * import { syncDir } from "./atomic_write.ts";
+ *
+ * await syncDir(Deno.cwd());
+ * ```
+ */
+export async function syncDir(dir: string): Promise<void> {
+  let handle: Deno.FsFile | undefined;
+  try {
+    handle = await Deno.open(dir, { read: true });
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
+  } finally {
+    handle?.close();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Time as an injected dependency: every seam asks a {@linkcode Clock}, never
+ * `new Date()` directly, so tests drive time with fake timers or
+ * `DOCHYGIENE_NOW`.
+ *
+ * @module
+ */
+
+import { DochygieneError } from "./dochygiene_error.ts";
+
+/** A source of the current instant. */
+export interface Clock {
+  /** The current instant. */
+  now(): Date;
+}
+
+/**
+ * The process clock. It reads `Date.now()` at each call, so fake timers that
+ * replace `Date` drive it too.
+ *
+ * @example
+ * ```ts
+ * import { systemClock } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(systemClock.now() instanceof Date);
+ * ```
+ */
+export const systemClock: Clock = { now: () => new Date(Date.now()) };
+
+/**
+ * A clock that always reads `instant`.
+ *
+ * @example
+ * ```ts
+ * import { fixedClock } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const clock = fixedClock(new Date("2026-11-30T03:36:18.000Z"));
+ * assert.equal(clock.now().toISOString(), "2026-11-30T03:36:18.000Z");
+ * ```
+ */
+export function fixedClock(instant: Date): Clock {
+  const ms = instant.getTime();
+  return { now: () => new Date(ms) };
+}
+
+/**
+ * The clock a seam runs with: `DOCHYGIENE_NOW` (an ISO-8601 instant) pins it,
+ * which is how tests and the demo run the real scripts at a chosen time;
+ * otherwise the system clock.
+ *
+ * @throws {DochygieneError} `BAD_CLOCK` (exit 2) when `DOCHYGIENE_NOW` is not a date.
+ *
+ * @example
+ * ```ts
+ * import { clockFromEnv } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const clock = clockFromEnv("2026-01-02T03:04:05.000Z");
+ * assert.equal(clock.now().toISOString(), "2026-01-02T03:04:05.000Z");
+ * ```
+ */
+export function clockFromEnv(value: string | undefined): Clock {
+  if (value === undefined || value === "") return systemClock;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw new DochygieneError(
+      "BAD_CLOCK",
+      `DOCHYGIENE_NOW=${
+        JSON.stringify(value)
+      } is not an ISO-8601 date; unset it or use e.g. 2026-11-30T03:36:18.000Z`,
+      2,
+    );
+  }
+  return fixedClock(new Date(ms));
+}
+
+/**
+ * The calendar day of `instant` in the process's local timezone (`TZ`
+ * honoured), as `YYYY-MM-DD`: the snooze unit of the reminder.
+ *
+ * @example
+ * ```ts
+ * import { localDay } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const d = new Date(2026, 10, 30, 23, 59);
+ * assert.equal(localDay(d), "2026-11-30");
+ * ```
+ */
+export function localDay(instant: Date): string {
+  const y = String(instant.getFullYear()).padStart(4, "0");
+  const m = String(instant.getMonth() + 1).padStart(2, "0");
+  const d = String(instant.getDate()).padStart(2, "0");
+  return `${y}-${m}-${d}`;
+}
+
+/**
+ * Compact UTC stamp `YYYYMMDDTHHMMSSZ` used in report and corrupt-state file names.
+ *
+ * @example
+ * ```ts
+ * import { fileStamp } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(fileStamp(new Date("2026-11-30T03:36:18.123Z")), "20261130T033618Z");
+ * ```
+ */
+export function fileStamp(instant: Date): string {
+  return instant.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+}

@@ -1,0 +1,45 @@
+/**
+ * Project-root resolution (DESIGN.md "Project root").
+ *
+ * @module
+ */
+
+import { dirname, resolve } from "node:path";
+
+/**
+ * Walks upward from `start` to the first directory holding a `.git` entry (a
+ * directory, or a file as in worktrees and submodules) and returns it as an
+ * absolute path. When there is none, `start` itself (made absolute) is the
+ * root. Never spawns git: the hook calls this on its start-up path.
+ *
+ * @example
+ * ```ts
+ * import { findRoot } from "./find_root.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/.git`);
+ * await Deno.mkdir(`${dir}/docs/deep`, { recursive: true });
+ * assert.equal(await findRoot(`${dir}/docs/deep`), dir);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function findRoot(start: string): Promise<string> {
+  const origin = resolve(start);
+  let dir = origin;
+  while (true) {
+    if (await _exists(`${dir}/.git`)) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return origin;
+    dir = parent;
+  }
+}
+
+async function _exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The shared command-line shell of the seams: common options, output format,
+ * the one-line error contract and exit codes. A seam supplies its own options
+ * and a `main` that returns what to print.
+ *
+ * @module
+ */
+
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { type Clock, clockFromEnv } from "./clock.ts";
+import { DochygieneError } from "./dochygiene_error.ts";
+import { findRoot } from "./find_root.ts";
+import { VERSION } from "./version.ts";
+
+/** Output format of a seam. */
+export type Format = "json" | "text";
+
+/** What a seam's `main` receives. */
+export interface SeamContext {
+  /** Parsed option values (the seam's own and the common ones). */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  /** Positional arguments (subcommands). */
+  positionals: string[];
+  /** The resolved project root (absolute). */
+  root: string;
+  /** `--format`, or `json` when stdout is not a terminal and `text` when it is. */
+  format: Format;
+  /** The injected clock (`DOCHYGIENE_NOW` or the system clock). */
+  clock: Clock;
+  /** Whether colour may be used (`text` on a terminal and `NO_COLOR` unset). */
+  color: boolean;
+}
+
+/** What a seam's `main` returns: the value to print as JSON, the text form, and the exit code. */
+export interface SeamResult {
+  /** Printed as one JSON document with `--format json`. */
+  json: unknown;
+  /** Printed with `--format text`. */
+  text: string;
+  /** Exit code (default 0). */
+  exitCode?: number;
+}
+
+/** Description of a seam's command line. */
+export interface SeamSpec {
+  /** Seam name as in `dochygiene <name>: …`. */
+  name: string;
+  /** `--help` text. */
+  usage: string;
+  /** The seam's own options (node:util parseArgs format). */
+  options?: ParseArgsConfig["options"];
+  /** Whether positionals (subcommands) are accepted. */
+  allowPositionals?: boolean;
+}
+
+const _COMMON: NonNullable<ParseArgsConfig["options"]> = {
+  root: { type: "string" },
+  format: { type: "string" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+};
+
+/**
+ * Parses `args`, resolves root, format and clock, runs `main`, prints its
+ * result in the chosen format and returns the exit code. Failures become one
+ * stderr line `dochygiene <seam>: …` (plus `{"ok": false, "error": …}` on
+ * stdout with JSON output); never a stack trace.
+ *
+ * @example
+ * ```ts
+ * import { runSeam } from "./run_seam.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const code = await runSeam(
+ *   { name: "demo", usage: "usage: demo" },
+ *   ["--format", "json", "--root", "."],
+ *   () => Promise.resolve({ json: { ok: true }, text: "ok" }),
+ *   { write: () => {} },
+ * );
+ * assert.equal(code, 0);
+ * ```
+ */
+export async function runSeam(
+  spec: SeamSpec,
+  args: string[],
+  main: (ctx: SeamContext) => Promise<SeamResult>,
+  io: { write: (stream: "stdout" | "stderr", text: string) => void } = { write: _write },
+): Promise<number> {
+  let format: Format = _guessFormat(args);
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: { ..._COMMON, ...spec.options },
+        allowPositionals: spec.allowPositionals ?? false,
+        strict: true,
+      });
+    } catch (err) {
+      throw new DochygieneError(
+        "USAGE",
+        `${err instanceof Error ? err.message.split("\n")[0] : err}; see --help`,
+        2,
+      );
+    }
+    const { values, positionals } = parsed;
+    if (values.format !== undefined && values.format !== "json" && values.format !== "text") {
+      format = "json";
+      throw new DochygieneError(
+        "USAGE",
+        `--format must be json or text (got "${values.format}")`,
+        2,
+      );
+    }
+    if (values.help) {
+      io.write("stdout", spec.usage.trimEnd() + "\n");
+      return 0;
+    }
+    if (values.version) {
+      io.write("stdout", `dochygiene ${spec.name} ${VERSION}\n`);
+      return 0;
+    }
+    const start = typeof values.root === "string" ? values.root : Deno.cwd();
+    await _assertDirectory(start);
+    const ctx: SeamContext = {
+      values,
+      positionals,
+      root: await findRoot(start),
+      format,
+      clock: clockFromEnv(Deno.env.get("DOCHYGIENE_NOW")),
+      color: format === "text" && Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    };
+    const result = await main(ctx);
+    io.write(
+      "stdout",
+      format === "json"
+        ? JSON.stringify(result.json, null, 2) + "\n"
+        : result.text.trimEnd() + "\n",
+    );
+    return result.exitCode ?? 0;
+  } catch (err) {
+    const failure = toFailure(err);
+    io.write("stderr", `dochygiene ${spec.name}: ${failure.message}\n`);
+    if (format === "json") {
+      io.write(
+        "stdout",
+        JSON.stringify({ ok: false, error: { code: failure.code, message: failure.message } }) +
+          "\n",
+      );
+    }
+    return failure.exitCode;
+  }
+}
+
+/**
+ * Maps any thrown value to a {@linkcode DochygieneError}: expected failures
+ * pass through, Deno permission errors become `NO_PERMISSION`, anything else
+ * `INTERNAL` (exit 1) with its message on one line.
+ *
+ * @example
+ * ```ts
+ * import { toFailure } from "./run_seam.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(toFailure(new Error("boom\nat x")).message, "unexpected error: boom; please report it");
+ * ```
+ */
+export function toFailure(err: unknown): DochygieneError {
+  if (err instanceof DochygieneError) return err;
+  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+  if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+    return new DochygieneError(
+      "NO_PERMISSION",
+      `${message}; run with the permission flags documented in the README`,
+    );
+  }
+  return new DochygieneError("INTERNAL", `unexpected error: ${message}; please report it`);
+}
+
+function _guessFormat(args: string[]): Format {
+  const i = args.findIndex((a) => a === "--format" || a.startsWith("--format="));
+  const value = i < 0 ? undefined : args[i].includes("=") ? args[i].split("=")[1] : args[i + 1];
+  if (value === "text" || value === "json") return value;
+  return Deno.stdout.isTerminal() ? "text" : "json";
+}
+
+async function _assertDirectory(path: string): Promise<void> {
+  try {
+    if ((await Deno.stat(path)).isDirectory) return;
+  } catch {
+    // Reported below.
+  }
+  throw new DochygieneError(
+    "BAD_ROOT",
+    `--root ${path} is not a directory; name an existing one`,
+    2,
+  );
+}
+
+function _write(stream: "stdout" | "stderr", text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
+  let written = 0;
+  while (written < bytes.length) written += target.writeSync(bytes.subarray(written));
+}

@@ -1,0 +1,194 @@
+/**
+ * `.dochygiene/state.json`: tolerant reads, locked atomic writes that keep
+ * keys this version does not know, corrupt files kept aside.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { atomicWrite } from "./atomic_write.ts";
+import { type Clock, fileStamp } from "./clock.ts";
+import { type LockOptions, withLock } from "./with_lock.ts";
+
+/** File name of the state file inside the state directory. */
+export const STATE_FILE_NAME = "state.json";
+
+/** The state file, schema v1. Unknown keys are carried along untouched. */
+export interface State {
+  /** Always `1`. */
+  schema_version: 1;
+  /** When the docs were last checked (ISO-8601 UTC with milliseconds), or `null`. */
+  last_check: string | null;
+  /** When the reminder last showed its banner, or `null`. */
+  last_reminded: string | null;
+  /** When `prune.ts` last applied, or `null`. */
+  last_prune: string | null;
+  /** The latest instant a prune has seen; a clock earlier than this defers age-based deletion. */
+  clock_watermark: string | null;
+  /** Keys written by other versions or tools, preserved on every write. */
+  [key: string]: unknown;
+}
+
+/** What {@linkcode readState} found. */
+export interface StateRead {
+  /** The state, defaults filled in (all `null` when missing or corrupt). */
+  state: State;
+  /** `missing`: no file; `corrupt`: unparsable or wrong types; `ok` otherwise. */
+  status: "ok" | "missing" | "corrupt";
+}
+
+const _TIME_KEYS = ["last_check", "last_reminded", "last_prune", "clock_watermark"] as const;
+
+/**
+ * A fresh, never-checked state.
+ *
+ * @example
+ * ```ts
+ * import { emptyState } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(emptyState().last_check, null);
+ * ```
+ */
+export function emptyState(): State {
+  return {
+    schema_version: 1,
+    last_check: null,
+    last_reminded: null,
+    last_prune: null,
+    clock_watermark: null,
+  };
+}
+
+/**
+ * Parses state-file text. Returns `undefined` when it is not a JSON object
+ * with schema_version 1 and ISO-or-null timestamps (the caller treats that as
+ * corrupt).
+ *
+ * @example
+ * ```ts
+ * import { parseState } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const s = parseState('{"schema_version":1,"last_check":null,"x":1}');
+ * assert.equal(s?.x, 1);
+ * assert.equal(parseState("{oops"), undefined);
+ * ```
+ */
+export function parseState(text: string): State | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.schema_version !== 1) return undefined;
+  for (const key of _TIME_KEYS) {
+    const v = record[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string" || Number.isNaN(Date.parse(v))) return undefined;
+  }
+  return { ...emptyState(), ...record } as State;
+}
+
+/**
+ * Reads `<stateDir>/state.json` without locking and without writing: missing
+ * means never checked, corrupt is reported as such.
+ *
+ * @example
+ * ```ts
+ * import { readState } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const { status, state } = await readState(dir);
+ * assert.equal(status, "missing");
+ * assert.equal(state.last_check, null);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function readState(stateDir: string): Promise<StateRead> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(stateDir, STATE_FILE_NAME));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
+    throw err;
+  }
+  const state = parseState(text);
+  return state ? { state, status: "ok" } : { state: emptyState(), status: "corrupt" };
+}
+
+/** Options of {@linkcode updateState}. */
+export interface UpdateOptions extends LockOptions {
+  /** Clock for the corrupt-file stamp (default: the system clock). */
+  clock?: Clock;
+}
+
+/**
+ * Serialised read-modify-write of the state file: under the state lock, read
+ * it (a corrupt file is first renamed to `state.json.corrupt-<stamp>`), let
+ * `change` return the new state (or `undefined` to write nothing), and write it
+ * atomically. Keys `change` does not touch are preserved. Returns what is on
+ * disk afterwards.
+ *
+ * @example
+ * ```ts
+ * import { updateState, readState } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await updateState(dir, (s) => ({ ...s, last_check: "2026-11-30T03:36:18.000Z" }));
+ * assert.equal((await readState(dir)).state.last_check, "2026-11-30T03:36:18.000Z");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function updateState(
+  stateDir: string,
+  change: (current: State, status: StateRead["status"]) => State | undefined,
+  options: UpdateOptions = {},
+): Promise<State> {
+  return withLock(stateDir, async () => {
+    const { state, status } = await readState(stateDir);
+    const next = change(structuredClone(state), status);
+    if (next === undefined) return state;
+    if (status === "corrupt") await keepCorrupt(stateDir, options.clock?.now() ?? new Date());
+    await atomicWrite(join(stateDir, STATE_FILE_NAME), JSON.stringify(next, null, 2) + "\n");
+    return next;
+  }, options);
+}
+
+/**
+ * Moves a corrupt state file aside as `state.json.corrupt-<stamp>` (a numeric
+ * suffix is added if that name is taken), so no data is ever lost. Returns the
+ * new path.
+ *
+ * @example
+ * ```ts
+ * import { keepCorrupt } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/state.json`, "{oops");
+ * const aside = await keepCorrupt(dir, new Date("2026-11-30T03:36:18Z"));
+ * assert.equal(aside, `${dir}/state.json.corrupt-20261130T033618Z`);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function keepCorrupt(stateDir: string, now: Date): Promise<string> {
+  const base = join(stateDir, `${STATE_FILE_NAME}.corrupt-${fileStamp(now)}`);
+  for (let n = 0;; n++) {
+    const target = n === 0 ? base : `${base}-${n}`;
+    try {
+      await Deno.lstat(target);
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      // link + remove rather than rename: never replaces an existing target.
+      await Deno.link(join(stateDir, STATE_FILE_NAME), target);
+      await Deno.remove(join(stateDir, STATE_FILE_NAME));
+      return target;
+    }
+  }
+}

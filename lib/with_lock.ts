@@ -1,0 +1,84 @@
+/**
+ * A cross-process lock for read-modify-write of the state directory.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { DochygieneError } from "./dochygiene_error.ts";
+
+/** Options of {@linkcode withLock}. */
+export interface LockOptions {
+  /** Longest wait for the lock in milliseconds before giving up (default 5000). */
+  timeoutMs?: number;
+  /** Pause between attempts in milliseconds (default 5). */
+  pollMs?: number;
+}
+
+/** File name of the lock inside the state directory. */
+export const LOCK_NAME = "state.lock";
+
+/**
+ * Runs `fn` while holding an exclusive advisory lock (`flock`) on
+ * `<stateDir>/state.lock`. The kernel drops the lock when its owner dies, so a
+ * killed process never blocks anyone; the lock file is unlinked on release and
+ * a waiter that locked a file unlinked meanwhile retries on the new one, so
+ * there is never more than one holder and no file is left after a clean exit.
+ * Waiting is bounded by `timeoutMs`.
+ *
+ * @throws {DochygieneError} `LOCK_HELD` (exit 1) when the wait runs out.
+ *
+ * @example
+ * ```ts
+ * import { withLock } from "./with_lock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const value = await withLock(dir, () => Promise.resolve(42));
+ * assert.equal(value, 42);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function withLock<T>(
+  stateDir: string,
+  fn: () => Promise<T>,
+  options: LockOptions = {},
+): Promise<T> {
+  const { timeoutMs = 5000, pollMs = 5 } = options;
+  const path = join(stateDir, LOCK_NAME);
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    const file = await Deno.open(path, { read: true, write: true, create: true });
+    let locked = false;
+    try {
+      locked = await file.tryLock(true);
+      if (locked && await _isCurrent(file, path)) {
+        try {
+          return await fn();
+        } finally {
+          await Deno.remove(path).catch(() => {});
+          await file.unlock().catch(() => {});
+        }
+      }
+    } finally {
+      file.close();
+    }
+    if (Date.now() >= deadline) {
+      throw new DochygieneError(
+        "LOCK_HELD",
+        `${path} is held by another dochygiene process; wait for it to finish and run again`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Whether the locked handle is still the file at `path` (not unlinked by the previous holder). */
+async function _isCurrent(file: Deno.FsFile, path: string): Promise<boolean> {
+  try {
+    const [held, named] = await Promise.all([file.stat(), Deno.lstat(path)]);
+    return held.ino === named.ino && held.dev === named.dev;
+  } catch {
+    return false;
+  }
+}
