@@ -4,7 +4,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "./path.ts";
 
 /**
  * Replaces `path` with `data` atomically: write a temp file in the same

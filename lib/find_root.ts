@@ -4,7 +4,7 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "./path.ts";
 
 /**
  * Walks upward from `start` to the first directory holding a `.git` entry (a

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative } from "./path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 
 /** Name of the state directory inside the root. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "./path.ts";
 import { atomicWrite } from "./atomic_write.ts";
 import { type Clock, fileStamp } from "./clock.ts";
 import { type LockOptions, withLock } from "./with_lock.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "./path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 
 /** Options of {@linkcode withLock}. */
