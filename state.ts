@@ -1,10 +1,276 @@
 /**
- * `state.ts` — not implemented yet.
+ * `state.ts` — the state store: `.dochygiene/state.json`, the one report
+ * pair, and `doctor`. Run it from the project root:
+ *
+ * ```sh
+ * deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git state.ts show
+ * ```
  *
  * @module
  */
 
-if (import.meta.main) {
-  console.error("dochygiene state: not implemented yet");
-  Deno.exit(1);
+import { resolve } from "node:path";
+import { checkStaleness } from "./lib/check_staleness.ts";
+import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
+import { DochygieneError } from "./lib/dochygiene_error.ts";
+import { loadConfig } from "./lib/load_config.ts";
+import { readCapped } from "./lib/read_capped.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import {
+  assertWritePermission,
+  ensureStateDir,
+  resolveStateDir,
+  STATE_DIR_NAME,
+} from "./lib/state_dir.ts";
+import { readState, type State, updateState } from "./lib/state_file.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { writeReportPair } from "./lib/write_report_pair.ts";
+
+const USAGE = `usage: state.ts <command> [options]
+
+The dochygiene state store. Run it from the project root with:
+  deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git state.ts <command>
+
+commands:
+  show           print the state, days since the last check and whether the docs are stale
+  mark-checked   set last_check to now
+  report         validate a schema-v1 report (stdin, or --file F), write the report pair
+                 (report-<stamp>.json + .md, older pairs removed) and set last_check
+  doctor         check the root, the state directory, that git ignores .dochygiene/ and the
+                 config; exit 0 when healthy, 1 when not (it never edits anything)
+
+options:
+  --file F            report: read the report from F instead of stdin
+  --root DIR          start directory for root resolution (default: the current directory)
+  --format json|text  output format (default: json when stdout is not a terminal)
+  -h, --help          print this help
+  --version           print the version
+
+exit codes: 0 success, 1 could not do the job (or doctor found problems), 2 usage or input error
+`;
+
+const _COMMANDS = ["show", "mark-checked", "report", "doctor"];
+
+/**
+ * Runs `state.ts` with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./state.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await main(["--version"]), 0);
+ * ```
+ */
+export function main(args: string[]): Promise<number> {
+  return runSeam(
+    { name: "state", usage: USAGE, options: { file: { type: "string" } }, allowPositionals: true },
+    args,
+    _run,
+  );
 }
+
+function _run(ctx: SeamContext): Promise<SeamResult> {
+  const [command, ...extra] = ctx.positionals;
+  if (command === undefined) {
+    throw _usage(`missing command: use one of ${_COMMANDS.join(", ")}; see --help`);
+  }
+  if (!_COMMANDS.includes(command)) {
+    throw _usage(`unknown command "${command}": use one of ${_COMMANDS.join(", ")}; see --help`);
+  }
+  if (extra.length > 0) throw _usage(`unexpected argument "${extra[0]}"; see --help`);
+  if (ctx.values.file !== undefined && command !== "report") {
+    throw _usage("--file only applies to the report command; see --help");
+  }
+  switch (command) {
+    case "show":
+      return _show(ctx);
+    case "mark-checked":
+      return _markChecked(ctx);
+    case "report":
+      return _report(ctx);
+    default:
+      return _doctor(ctx);
+  }
+}
+
+async function _show(ctx: SeamContext): Promise<SeamResult> {
+  const stateDir = await resolveStateDir(ctx.root);
+  const config = await loadConfig(ctx.root);
+  const { state, status } = await readState(stateDir);
+  const derived = checkStaleness(state.last_check, ctx.clock.now(), config.threshold_days);
+  const ago = derived.days_since_check === null
+    ? "never"
+    : `${state.last_check} (${derived.days_since_check} days ago)`;
+  return {
+    json: {
+      ok: true,
+      root: ctx.root,
+      state_dir: stateDir,
+      state_status: status,
+      state,
+      ...derived,
+      threshold_days: config.threshold_days,
+    },
+    text: [
+      `root:           ${ctx.root}`,
+      `state:          ${stateDir}/state.json (${status})`,
+      `last check:     ${ago}`,
+      `stale:          ${derived.stale ? "yes" : "no"} (threshold ${config.threshold_days} days)`,
+      `last reminded:  ${state.last_reminded ?? "never"}`,
+      `last prune:     ${state.last_prune ?? "never"}`,
+    ].join("\n"),
+  };
+}
+
+async function _markChecked(ctx: SeamContext): Promise<SeamResult> {
+  const stateDir = await _writableStateDir(ctx.root);
+  const { state, keptAside } = await _setLastCheck(ctx, stateDir);
+  return {
+    json: { ok: true, root: ctx.root, state_dir: stateDir, state, kept_corrupt: keptAside },
+    text: [
+      `last_check set to ${state.last_check} in ${stateDir}/state.json`,
+      ...(keptAside ? [`the corrupt state file was kept aside as ${keptAside}`] : []),
+    ].join("\n"),
+  };
+}
+
+async function _report(ctx: SeamContext): Promise<SeamResult> {
+  const file = ctx.values.file as string | undefined;
+  const report = parseReport(await _readReportText(file));
+  const stateDir = await _writableStateDir(ctx.root);
+  const written = await writeReportPair(stateDir, report, { clock: ctx.clock });
+  const { state, keptAside } = await _setLastCheck(ctx, stateDir);
+  return {
+    json: {
+      ok: true,
+      root: ctx.root,
+      state_dir: stateDir,
+      report: { stamp: written.stamp, json: written.json, md: written.md },
+      entries: report.entries.length,
+      removed: written.removed,
+      last_check: state.last_check,
+      kept_corrupt: keptAside,
+    },
+    text: [
+      `wrote ${written.json}`,
+      `wrote ${written.md}`,
+      ...written.removed.map((p) => `removed ${p}`),
+      `last_check set to ${state.last_check}`,
+      ...(keptAside ? [`the corrupt state file was kept aside as ${keptAside}`] : []),
+    ].join("\n"),
+  };
+}
+
+async function _doctor(ctx: SeamContext): Promise<SeamResult> {
+  const d = await diagnose(ctx.root);
+  const summary = d.healthy
+    ? undefined
+    : `doctor found ${d.problems.length} problem(s): ${d.problems.join("; ")}`;
+  return {
+    json: d.healthy
+      ? { ok: true, ...d }
+      : { ok: false, error: { code: "UNHEALTHY", message: summary }, ...d },
+    text: _doctorText(d),
+    exitCode: d.healthy ? 0 : 1,
+    stderr: summary,
+  };
+}
+
+function _doctorText(d: Diagnosis): string {
+  const ignored = d.gitignore.ignored === null
+    ? "n/a (not a git repository)"
+    : d.gitignore.ignored
+    ? "yes"
+    : "NO";
+  const lines = [
+    `root:        ${d.root}${d.git_repository ? "" : " (no .git found: not a git repository)"}`,
+    `state dir:   ${d.state_dir.path} (${d.state_dir.status}, ${
+      d.state_dir.writable ? "writable" : "NOT writable by this process"
+    })`,
+    `state file:  ${d.state_file}`,
+    `report:      ${d.report ? `${d.report.json} + .md` : "none"}`,
+    `git ignores ${STATE_DIR_NAME}/: ${ignored}`,
+    `config:      ${d.config.path} (${
+      d.config.present ? (d.config.valid ? "valid" : "INVALID") : "absent: defaults"
+    })`,
+    "",
+  ];
+  if (d.healthy) return [...lines, "healthy"].join("\n");
+  lines.push(`${d.problems.length} problem(s):`, ...d.problems.map((p) => `- ${p}`));
+  if (d.gitignore.ignored === false) {
+    lines.push("", `Add this line to ${d.root}/.gitignore:`, "", d.gitignore.line);
+  }
+  return lines.join("\n");
+}
+
+/** The state dir, checked (real directory inside the root, write permission) and created. */
+async function _writableStateDir(root: string): Promise<string> {
+  assertWritePermission(await resolveStateDir(root), root);
+  return await ensureStateDir(root);
+}
+
+async function _setLastCheck(
+  ctx: SeamContext,
+  stateDir: string,
+): Promise<{ state: State; keptAside: string | null }> {
+  let keptAside: string | null = null;
+  const now = ctx.clock.now().toISOString();
+  const state = await updateState(stateDir, (s) => ({ ...s, last_check: now }), {
+    clock: ctx.clock,
+    onKeptAside: (path) => (keptAside = path),
+  });
+  return { state, keptAside };
+}
+
+async function _readReportText(file: string | undefined): Promise<string> {
+  let bytes: Uint8Array | undefined;
+  let source: string;
+  if (file !== undefined) {
+    source = resolve(file);
+    let handle: Deno.FsFile;
+    try {
+      handle = await Deno.open(source, { read: true });
+    } catch (err) {
+      throw new DochygieneError(
+        "INVALID_REPORT",
+        `cannot read --file ${file} (${_reason(err)}); name an existing report file`,
+        2,
+      );
+    }
+    const info = await handle.stat();
+    if (!info.isFile) {
+      handle.close();
+      throw new DochygieneError("INVALID_REPORT", `--file ${file} is not a regular file`, 2);
+    }
+    bytes = await readCapped(handle.readable, MAX_REPORT_BYTES);
+  } else {
+    source = "stdin";
+    if (Deno.stdin.isTerminal()) {
+      throw _usage("report reads the report JSON on stdin: pipe it in, or pass --file F");
+    }
+    bytes = await readCapped(Deno.stdin.readable, MAX_REPORT_BYTES);
+  }
+  if (bytes === undefined) {
+    throw new DochygieneError(
+      "INVALID_REPORT",
+      `the report on ${source} is larger than ${MAX_REPORT_BYTES} bytes; shorten it`,
+      2,
+    );
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new DochygieneError("INVALID_REPORT", `the report on ${source} is not UTF-8 text`, 2);
+  }
+}
+
+function _usage(message: string): DochygieneError {
+  return new DochygieneError("USAGE", message, 2);
+}
+
+function _reason(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

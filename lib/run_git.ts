@@ -1,5 +1,5 @@
 /**
- * The one way dochygiene runs git: literal pathspecs always (a file named
+ * The one way dochygiene runs git: literal pathspecs (a file named
  * `:(exclude)x` or `*` is only ever itself), no pager, no prompts, no quoting
  * of non-ASCII names, and failures as one-line {@linkcode DochygieneError}s.
  *
@@ -16,6 +16,12 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Exit codes that are not failures (default `[0]`). */
   okCodes?: number[];
+  /**
+   * `false` drops `--literal-pathspecs`, only for the few commands that reject
+   * pathspec magic (`check-ignore`); give those constant paths, never user input.
+   * Default `true`.
+   */
+  literalPathspecs?: boolean;
 }
 
 /** What git printed and how it exited. */
@@ -48,7 +54,12 @@ export async function runGit(
   options: GitOptions = {},
 ): Promise<GitResult> {
   const command = new Deno.Command("git", {
-    args: ["--literal-pathspecs", "-c", "core.quotepath=off", ...args],
+    args: [
+      ...(options.literalPathspecs === false ? [] : ["--literal-pathspecs"]),
+      "-c",
+      "core.quotepath=off",
+      ...args,
+    ],
     cwd,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",

@@ -39,6 +39,8 @@ export interface SeamResult {
   text: string;
   /** Exit code (default 0). */
   exitCode?: number;
+  /** A one-line verdict for stderr, printed as `dochygiene <seam>: <line>` (e.g. why exit 1). */
+  stderr?: string;
 }
 
 /** Description of a seam's command line. */
@@ -137,6 +139,7 @@ export async function runSeam(
         ? JSON.stringify(result.json, null, 2) + "\n"
         : result.text.trimEnd() + "\n",
     );
+    if (result.stderr) io.write("stderr", `dochygiene ${spec.name}: ${result.stderr}\n`);
     return result.exitCode ?? 0;
   } catch (err) {
     const failure = toFailure(err);

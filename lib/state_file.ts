@@ -8,6 +8,7 @@
 import { join } from "./path.ts";
 import { atomicWrite } from "./atomic_write.ts";
 import { type Clock, fileStamp } from "./clock.ts";
+import { DochygieneError } from "./dochygiene_error.ts";
 import { type LockOptions, withLock } from "./with_lock.ts";
 
 /** File name of the state file inside the state directory. */
@@ -97,6 +98,8 @@ export function parseState(text: string): State | undefined {
  * Reads `<stateDir>/state.json` without locking and without writing: missing
  * means never checked, corrupt is reported as such.
  *
+ * @throws {DochygieneError} `STATE_FILE_UNREADABLE` (exit 1) when it is a directory or unreadable.
+ *
  * @example
  * ```ts
  * import { readState } from "./state_file.ts";
@@ -110,12 +113,20 @@ export function parseState(text: string): State | undefined {
  * ```
  */
 export async function readState(stateDir: string): Promise<StateRead> {
+  const path = join(stateDir, STATE_FILE_NAME);
   let text: string;
   try {
-    text = await Deno.readTextFile(join(stateDir, STATE_FILE_NAME));
+    text = await Deno.readTextFile(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
-    throw err;
+    if (err instanceof Deno.errors.NotCapable) throw err;
+    const what = err instanceof Deno.errors.IsADirectory
+      ? "is a directory"
+      : `cannot be read (${(err instanceof Error ? err.message : String(err)).split("\n")[0]})`;
+    throw new DochygieneError(
+      "STATE_FILE_UNREADABLE",
+      `${path} ${what}: move it away (dochygiene starts a fresh state) and run again`,
+    );
   }
   const state = parseState(text);
   return state ? { state, status: "ok" } : { state: emptyState(), status: "corrupt" };
@@ -125,6 +136,8 @@ export async function readState(stateDir: string): Promise<StateRead> {
 export interface UpdateOptions extends LockOptions {
   /** Clock for the corrupt-file stamp (default: the system clock). */
   clock?: Clock;
+  /** Called with the `state.json.corrupt-<stamp>` path when a corrupt file was kept aside. */
+  onKeptAside?: (path: string) => void;
 }
 
 /**
@@ -154,7 +167,9 @@ export function updateState(
     const { state, status } = await readState(stateDir);
     const next = change(structuredClone(state), status);
     if (next === undefined) return state;
-    if (status === "corrupt") await keepCorrupt(stateDir, options.clock?.now() ?? new Date());
+    if (status === "corrupt") {
+      options.onKeptAside?.(await keepCorrupt(stateDir, options.clock?.now() ?? new Date()));
+    }
     await atomicWrite(join(stateDir, STATE_FILE_NAME), JSON.stringify(next, null, 2) + "\n");
     return next;
   }, options);

@@ -1,0 +1,119 @@
+/**
+ * Deterministic Markdown for a validated report: the same report always
+ * renders to the same bytes.
+ *
+ * @module
+ */
+
+import {
+  CATEGORIES,
+  OP_TYPES,
+  type Report,
+  type ReportEntry,
+  SAFETY_TIERS,
+} from "./validate_report.ts";
+
+/**
+ * Renders `report` as Markdown: a header with its timestamps, summary counts
+ * per category, operation and safety tier (fixed enum order), then one
+ * section per tier (`auto`, `confirm`, `never`) with a table of its entries
+ * sorted by path (locale-independent). Cells escape `|`, `\` and line breaks.
+ *
+ * @example
+ * ```ts
+ * import { renderReport } from "./render_report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const md = renderReport({
+ *   schema_version: 1,
+ *   generated_at: "2026-11-30T03:36:18.000Z",
+ *   scan_generated_at: "2026-11-30T03:30:00.000Z",
+ *   entries: [{
+ *     path: "docs/a|b.md", category: "stale", op_type: "delete", op: "Delete it.",
+ *     safety_tier: "confirm", rationale: "old\nand unused", signals: [{ kind: "age", days: 41 }],
+ *   }],
+ * });
+ * assert.ok(md.includes("docs/a\\|b.md"));
+ * assert.ok(md.includes("old<br>and unused"));
+ * ```
+ */
+export function renderReport(report: Report): string {
+  const entries = [...report.entries].sort((a, b) => _compare(a.path, b.path));
+  const tokens = entries.reduce((sum, e) => sum + (e.token_estimate ?? 0), 0);
+  const lines: string[] = [
+    "# dochygiene report",
+    "",
+    `- generated at: ${report.generated_at}`,
+    `- scan generated at: ${report.scan_generated_at}`,
+    `- entries: ${entries.length}`,
+    `- token estimate: ${tokens}`,
+    "",
+    "## Summary",
+    "",
+    ..._counts("category", CATEGORIES, entries, (e) => e.category),
+    "",
+    ..._counts("op_type", OP_TYPES, entries, (e) => e.op_type),
+    "",
+    ..._counts("safety_tier", SAFETY_TIERS, entries, (e) => e.safety_tier),
+  ];
+  for (const tier of SAFETY_TIERS) {
+    const inTier = entries.filter((e) => e.safety_tier === tier);
+    lines.push("", `## ${tier} (${inTier.length})`, "");
+    if (inTier.length === 0) {
+      lines.push("None.");
+      continue;
+    }
+    lines.push(
+      "| path | category | op_type | op | extract_to | tokens | signals | rationale |",
+      "| --- | --- | --- | --- | --- | ---: | --- | --- |",
+    );
+    for (const e of inTier) {
+      lines.push(
+        "| " + [
+          e.path,
+          e.category,
+          e.op_type,
+          e.op,
+          e.extract_to ?? "",
+          e.token_estimate === undefined ? "" : String(e.token_estimate),
+          _signalKinds(e),
+          e.rationale,
+        ].map(_cell).join(" | ") + " |",
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function _counts(
+  title: string,
+  keys: readonly string[],
+  entries: ReportEntry[],
+  pick: (e: ReportEntry) => string,
+): string[] {
+  const rows = keys.map((k) => `| ${k} | ${entries.filter((e) => pick(e) === k).length} |`);
+  return [`| ${title} | count |`, "| --- | ---: |", ...rows];
+}
+
+/** `age, broken_link ×2` — signal kinds in first-seen order with repeat counts. */
+function _signalKinds(entry: ReportEntry): string {
+  const counts = new Map<string, number>();
+  for (const s of entry.signals) {
+    const kind = String(s.kind);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(", ");
+}
+
+function _cell(text: string): string {
+  return text
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/\r\n|\r|\n/g, "<br>")
+    .trim();
+}
+
+function _compare(a: string, b: string): number {
+  // Locale-independent, so the output never depends on the machine.
+  return a < b ? -1 : a > b ? 1 : 0;
+}
