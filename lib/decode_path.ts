@@ -1,0 +1,83 @@
+/**
+ * File names as git and the filesystem hand them over: bytes, not always
+ * UTF-8.
+ *
+ * @module
+ */
+
+/**
+ * Decodes a file name from raw bytes: UTF-8 where valid, and each byte of an
+ * invalid sequence as the lone surrogate U+DC80–U+DCFF (the "surrogateescape"
+ * convention of PEP 383). The mapping is one-to-one, so two distinct names
+ * never collide, and `JSON.stringify` writes such a byte as `\udcXX`. A
+ * decoded string with such a surrogate names a file Deno cannot open.
+ *
+ * @example
+ * ```ts
+ * import { decodePath } from "./decode_path.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(decodePath(new Uint8Array([0x63, 0xc3, 0xa9])), "c\u00e9");
+ * assert.equal(decodePath(new Uint8Array([0x63, 0xe9])), "c\udce9");
+ * ```
+ */
+export function decodePath(bytes: Uint8Array): string {
+  try {
+    return _strict.decode(bytes);
+  } catch {
+    let out = "";
+    let i = 0;
+    while (i < bytes.length) {
+      const len = _sequenceLength(bytes, i);
+      if (len === 0) {
+        out += String.fromCharCode(0xdc00 + bytes[i]);
+        i++;
+      } else {
+        out += _strict.decode(bytes.subarray(i, i + len));
+        i += len;
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * Whether `path` carries undecodable bytes (see {@linkcode decodePath}).
+ *
+ * @example
+ * ```ts
+ * import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(hasUndecodableBytes(decodePath(new Uint8Array([0xff]))));
+ * assert.ok(!hasUndecodableBytes("caf\u00e9.md"));
+ * ```
+ */
+export function hasUndecodableBytes(path: string): boolean {
+  return /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/.test(path);
+}
+
+const _strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Length of the valid UTF-8 sequence starting at `i`, or 0 when invalid. */
+function _sequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i];
+  if (c < 0x80) return 1;
+  const cont = (k: number) => i + k < b.length && (b[i + k] & 0xc0) === 0x80;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0;
+    const c1 = b[i + 1];
+    if (c === 0xe0 && c1 < 0xa0) return 0; // overlong
+    if (c === 0xed && c1 >= 0xa0) return 0; // UTF-16 surrogate
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const c1 = b[i + 1];
+    if (c === 0xf0 && c1 < 0x90) return 0; // overlong
+    if (c === 0xf4 && c1 >= 0x90) return 0; // > U+10FFFF
+    return 4;
+  }
+  return 0;
+}

@@ -1,0 +1,200 @@
+/**
+ * The files of a project: from git's index and worktree in a repository, from
+ * a filesystem walk elsewhere (DESIGN.md "The scanner", candidates).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { byCodePoint } from "./by_code_point.ts";
+import { decodePath } from "./decode_path.ts";
+import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
+import { runGit } from "./run_git.ts";
+
+/** One file of the listing. */
+export interface ListedFile {
+  /** Root-relative, `/`-separated; undecodable name bytes as lone surrogates (see `decodePath`). */
+  path: string;
+  /** In git's index (tracked); always false in walk mode. */
+  tracked: boolean;
+  /** `file` (regular or unknown until stat), `symlink`, or `gitlink` (a submodule). */
+  type: "file" | "symlink" | "gitlink";
+}
+
+/** What {@linkcode listCandidates} found. */
+export interface CandidateListing {
+  /** Every file listed, deduplicated, sorted by code point. */
+  files: ListedFile[];
+  /**
+   * Directories whose contents are unknown: never descended in walk mode
+   * (excluded, unreadable, symlinked), submodules and nested repositories in
+   * git mode. Links into them are not checked.
+   */
+  opaque: string[];
+  /** Problems that did not stop the listing (one line each). */
+  warnings: string[];
+}
+
+/** Options of {@linkcode listCandidates}. */
+export interface ListOptions {
+  /** List from git (the root holds `.git`) rather than by walking. */
+  git: boolean;
+  /** Directory names never descended in walk mode (`.git`, `.dochygiene` always). */
+  excludedDirs: readonly string[];
+  /** Directories read at once in walk mode (default 16). */
+  concurrency?: number;
+}
+
+/**
+ * Lists the files of the project at `root`. In a repository: ONE
+ * `git ls-files -z -s -t --cached --others --exclude-standard` (tracked plus
+ * untracked-not-ignored; unmerged entries appear once; submodules are
+ * `gitlink`s). Elsewhere: a walk that never descends excluded directories,
+ * never follows symlinks (so loops cannot trap it) and reports unreadable
+ * directories as warnings.
+ *
+ * @example
+ * ```ts
+ * import { listCandidates } from "./list_candidates.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.mkdir(`${root}/docs/node_modules`, { recursive: true });
+ * await Deno.writeTextFile(`${root}/docs/a.md`, "# A\n");
+ * await Deno.writeTextFile(`${root}/docs/node_modules/b.md`, "# B\n");
+ * const { files, opaque } = await listCandidates(root, {
+ *   git: false,
+ *   excludedDirs: ["node_modules"],
+ * });
+ * assert.deepEqual(files.map((f) => f.path), ["docs/a.md"]);
+ * assert.deepEqual(opaque, ["docs/node_modules"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function listCandidates(root: string, options: ListOptions): Promise<CandidateListing> {
+  return options.git ? _listGit(root) : _walk(root, options);
+}
+
+async function _listGit(root: string): Promise<CandidateListing> {
+  const { stdout } = await runGit(root, [
+    "ls-files",
+    "-z",
+    "-s",
+    "-t",
+    "--cached",
+    "--others",
+    "--exclude-standard",
+  ]);
+  return parseLsFiles(stdout);
+}
+
+/**
+ * Parses the output of `git ls-files -z -s -t --cached --others`: records
+ * `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>` (tracked).
+ * Unmerged paths (one record per stage) are listed once; an untracked
+ * directory entry (`dir/`, a nested repository) is opaque.
+ *
+ * @example
+ * ```ts
+ * import { parseLsFiles } from "./list_candidates.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new TextEncoder().encode(
+ *   "? new.md\0H 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\ta.md\0" +
+ *     "H 160000 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tsub\0",
+ * );
+ * const { files, opaque } = parseLsFiles(out);
+ * assert.deepEqual(files, [
+ *   { path: "a.md", tracked: true, type: "file" },
+ *   { path: "new.md", tracked: false, type: "file" },
+ *   { path: "sub", tracked: true, type: "gitlink" },
+ * ]);
+ * assert.deepEqual(opaque, ["sub"]);
+ * ```
+ */
+export function parseLsFiles(stdout: Uint8Array): CandidateListing {
+  const byPath = new Map<string, ListedFile>();
+  const opaque: string[] = [];
+  let start = 0;
+  while (start < stdout.length) {
+    let end = stdout.indexOf(0, start);
+    if (end < 0) end = stdout.length;
+    const record = stdout.subarray(start, end);
+    start = end + 1;
+    if (record.length < 3) continue;
+    if (record[0] === 0x3f /* ? */) {
+      const path = decodePath(record.subarray(2));
+      if (path.endsWith("/")) opaque.push(path.slice(0, -1));
+      else if (!byPath.has(path)) byPath.set(path, { path, tracked: false, type: "file" });
+      continue;
+    }
+    const tab = record.indexOf(0x09);
+    if (tab < 0) continue;
+    const mode = new TextDecoder().decode(record.subarray(2, 8));
+    const path = decodePath(record.subarray(tab + 1));
+    const type = mode === "160000" ? "gitlink" : mode === "120000" ? "symlink" : "file";
+    if (type === "gitlink") opaque.push(path);
+    byPath.set(path, { path, tracked: true, type });
+  }
+  const files = [...byPath.values()].sort((a, b) => byCodePoint(a.path, b.path));
+  return { files, opaque: opaque.sort(byCodePoint), warnings: [] };
+}
+
+async function _walk(root: string, options: ListOptions): Promise<CandidateListing> {
+  const skip = new Set([...ALWAYS_EXCLUDED_DIRS, ...options.excludedDirs]);
+  const files: ListedFile[] = [];
+  const opaque: string[] = [];
+  const warnings: string[] = [];
+  const queue: string[] = [""];
+  let active = 0;
+  const limit = options.concurrency ?? 16;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      if (queue.length === 0 && active === 0) return resolve();
+      while (active < limit && queue.length > 0) {
+        const dir = queue.pop() as string;
+        active++;
+        _readDir(root, dir).then((result) => {
+          if (typeof result === "string") {
+            warnings.push(result);
+            if (dir !== "") opaque.push(dir);
+          } else {
+            for (const entry of result) {
+              const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+              if (entry.isDirectory) {
+                if (skip.has(entry.name)) opaque.push(rel);
+                else queue.push(rel);
+              } else if (entry.isSymlink) {
+                // Never followed: a symlinked directory is opaque, a loop is harmless.
+                files.push({ path: rel, tracked: false, type: "symlink" });
+                opaque.push(rel);
+              } else {
+                files.push({ path: rel, tracked: false, type: "file" });
+              }
+            }
+          }
+          active--;
+          pump();
+        });
+      }
+    };
+    pump();
+  });
+  files.sort((a, b) => byCodePoint(a.path, b.path));
+  return { files, opaque: opaque.sort(byCodePoint), warnings: warnings.sort(byCodePoint) };
+}
+
+async function _readDir(root: string, dir: string): Promise<Deno.DirEntry[] | string> {
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir === "" ? root : join(root, dir))) {
+      entries.push(entry);
+    }
+    return entries;
+  } catch (err) {
+    const reason = err instanceof Deno.errors.PermissionDenied
+      ? "permission denied"
+      : (err instanceof Error ? err.message : String(err)).split("\n")[0];
+    return `cannot read directory ${dir === "" ? "." : dir}/ (${reason}); it was skipped`;
+  }
+}

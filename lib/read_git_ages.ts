@@ -1,0 +1,158 @@
+/**
+ * Git facts for the scanner in one pass over history: the newest first-parent
+ * commit time of every path, HEAD, and whether the clone is shallow.
+ *
+ * @module
+ */
+
+import { decodePath } from "./decode_path.ts";
+import { runGit } from "./run_git.ts";
+
+/** What {@linkcode readGitAges} learned. */
+export interface GitAges {
+  /** HEAD's commit id; `undefined` in a repository without commits. */
+  head: string | undefined;
+  /** Whether the repository is a shallow clone (history is cut short). */
+  shallow: boolean;
+  /**
+   * Every path changed on HEAD's first-parent history (deleted ones included)
+   * → committer time (epoch seconds) of the newest such commit.
+   */
+  ages: Map<string, number>;
+  /** Problems that did not stop the scan (one line each). */
+  warnings: string[];
+}
+
+/**
+ * The arguments of the one `git log` pass. `--diff-merges=first-parent` makes
+ * a merge list what it changed relative to its first parent, which is what
+ * `git log -1 --first-parent -- PATH` compares against; `--root` lists the
+ * root commit's files whatever `log.showRoot` says.
+ */
+export const GIT_LOG_ARGS: readonly string[] = [
+  "log",
+  "--first-parent",
+  "--diff-merges=first-parent",
+  "--root",
+  "--no-renames",
+  "--no-color",
+  "--no-show-signature",
+  "--name-only",
+  "-z",
+  "--format=%x00%ct",
+  "HEAD",
+  "--",
+];
+
+/**
+ * Reads HEAD, shallowness and, in ONE `git log` pass, the age of every path
+ * on HEAD's first-parent history: for each path the committer time of the
+ * first commit that lists it, which equals
+ * `git log -1 --first-parent --format=%ct -- PATH`. A history with missing
+ * objects (a broken clone, a deleted pack) does not abort: the ages read
+ * before git stopped are kept (they are exact: git walks newest first) and a
+ * warning says so.
+ *
+ * @throws {DochygieneError} `GIT_FAILED` when git cannot read the repository at all.
+ *
+ * @example
+ * ```ts
+ * import { readGitAges } from "./read_git_ages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) =>
+ *   new Deno.Command("git", { args, cwd: root, stdout: "null", env: {
+ *     GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t",
+ *     GIT_COMMITTER_EMAIL: "t@t", GIT_COMMITTER_DATE: "2026-01-02T00:00:00Z",
+ *   } }).output();
+ * await git("init", "-q");
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * await git("add", "a.md");
+ * await git("-c", "commit.gpgsign=false", "commit", "-qm", "a");
+ * const facts = await readGitAges(root);
+ * assert.equal(facts.ages.get("a.md"), Date.parse("2026-01-02T00:00:00Z") / 1000);
+ * assert.equal(facts.shallow, false);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readGitAges(root: string): Promise<GitAges> {
+  const [shallow, head, log] = await Promise.all([
+    runGit(root, ["rev-parse", "--is-shallow-repository"]),
+    runGit(root, ["rev-parse", "--verify", "-q", "HEAD^{commit}"], { okCodes: [0, 1, 128] }),
+    runGit(root, [...GIT_LOG_ARGS], { okCodes: [0, 128] }),
+  ]);
+  const decoder = new TextDecoder();
+  const headSha = head.code === 0 ? decoder.decode(head.stdout).trim() : undefined;
+  const warnings: string[] = [];
+  let ages = new Map<string, number>();
+  if (headSha !== undefined) {
+    ages = parseGitLog(log.stdout);
+    if (log.code !== 0) {
+      const detail = log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
+      warnings.push(
+        `git history could not be read completely (${detail}); ages of files whose newest commit was not reached fall back to their mtime`,
+      );
+    }
+  }
+  return {
+    head: headSha,
+    shallow: decoder.decode(shallow.stdout).trim() === "true",
+    ages,
+    warnings,
+  };
+}
+
+/**
+ * Parses the output of {@linkcode GIT_LOG_ARGS}: per commit, `\0<ct>\0`, then
+ * (when it changed anything) `\n` and NUL-terminated paths. Keeps, per path,
+ * the first (newest) commit time. A path is never empty, so an empty token
+ * always starts a commit; a truncated output parses as far as it goes.
+ *
+ * @example
+ * ```ts
+ * import { parseGitLog } from "./read_git_ages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new TextEncoder().encode("\u00002\u0000\na.md\u0000\u00001\u0000\na.md\u0000b.md\u0000");
+ * assert.deepEqual([...parseGitLog(out)], [["a.md", 2], ["b.md", 1]]);
+ * ```
+ */
+export function parseGitLog(stdout: Uint8Array): Map<string, number> {
+  const ages = new Map<string, number>();
+  let time = NaN;
+  let expectTime = false;
+  let first = false;
+  let start = 0;
+  while (start < stdout.length) {
+    const end = stdout.indexOf(0, start);
+    if (end < 0) break; // a truncated last token is not trusted
+    if (end === start) {
+      expectTime = true;
+    } else if (expectTime) {
+      time = _digits(stdout, start, end);
+      expectTime = false;
+      first = true;
+    } else if (!Number.isNaN(time)) {
+      // The first path of a commit follows the header's newline.
+      const from = first && stdout[start] === 0x0a ? start + 1 : start;
+      first = false;
+      if (from < end) {
+        const path = decodePath(stdout.subarray(from, end));
+        if (!ages.has(path)) ages.set(path, time);
+      }
+    }
+    start = end + 1;
+  }
+  return ages;
+}
+
+function _digits(bytes: Uint8Array, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const d = bytes[i] - 0x30;
+    if (d < 0 || d > 9) return NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
