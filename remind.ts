@@ -1,10 +1,224 @@
 /**
- * `remind.ts` — not implemented yet.
+ * `remind.ts` — the SessionStart hook. At most once per calendar day, while
+ * the project's docs are stale, it prints one line of hook JSON whose banner
+ * says how long ago the docs were checked and to run `/dochygiene:check`.
+ *
+ * It never reads a doc, never scans, never spawns a process, and writes only
+ * `last_reminded`. It always exits 0 with empty stderr: any failure is silence.
+ * Its static module graph holds no npm package and no `node:` built-in, so it
+ * starts about as fast as an empty script.
+ *
+ * ```sh
+ * deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env remind.ts
+ * ```
  *
  * @module
  */
 
+import { type Clock, clockFromEnv } from "./lib/clock.ts";
+import { decideReminder, type ReminderDecision } from "./lib/decide_reminder.ts";
+import { findRoot } from "./lib/find_root.ts";
+import { formatBanner } from "./lib/format_banner.ts";
+import { readThreshold } from "./lib/read_threshold.ts";
+import { ensureStateDir, hasWritePermission, resolveStateDir } from "./lib/state_dir.ts";
+import { readState, updateState } from "./lib/state_file.ts";
+import { VERSION } from "./lib/version.ts";
+
+/** Longest wait for the state lock: well under the hook's 5 s timeout. */
+const _LOCK_TIMEOUT_MS = 1500;
+/** Longest wait for a SessionStart payload on a stdin that is never closed. */
+const _STDIN_TIMEOUT_MS = 250;
+/** Larger payloads are ignored. */
+const _MAX_PAYLOAD_BYTES = 1024 * 1024;
+
+const _USAGE = `dochygiene remind ${VERSION} — the SessionStart reminder
+
+Usage: deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env remind.ts [options]
+
+Reads the Claude Code SessionStart payload from stdin when there is one (its
+"cwd" is the start directory). At most once per calendar day, while the docs
+are stale, records last_reminded and prints one line of hook JSON; otherwise
+prints nothing. Always exits 0 with empty stderr.
+
+Options:
+  --root DIR        start directory for root resolution (default: payload cwd, else .)
+  --format F        json (default when stdout is not a terminal) or text
+  --help, --version
+
+Silenced by CI (any value but "", 0, false) and DOCHYGIENE_DISABLE=1.
+DOCHYGIENE_NOW=<ISO> pins the clock.
+`;
+
+/** What the reminder is asked to do. */
+export interface RemindRequest {
+  /** Start directory for root resolution. */
+  start: string;
+  /** The clock. */
+  clock: Clock;
+  /** Longest wait for the state lock, in milliseconds (default 1500). */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Decides and, on a banner, records `last_reminded = now` under the state lock
+ * (re-deciding there, so concurrent sessions show one banner between them).
+ * Returns the decision that was recorded, or `undefined` when silent. Throws
+ * on failures; the hook turns every throw into silence.
+ *
+ * @example
+ * ```ts
+ * import { remind } from "./remind.ts";
+ * import { fixedClock } from "./lib/clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.mkdir(`${root}/.git`);
+ * const clock = fixedClock(new Date("2026-11-30T09:00:00.000Z"));
+ * assert.equal((await remind({ start: root, clock }))?.reason, "never_reminded");
+ * assert.equal(await remind({ start: root, clock }), undefined); // once a day
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function remind(request: RemindRequest): Promise<ReminderDecision | undefined> {
+  const root = await findRoot(await Deno.realPath(request.start));
+  const stateDir = await resolveStateDir(root);
+  const now = request.clock.now();
+  const [{ state }, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
+  if (!decideReminder(state, now, threshold).show) return undefined;
+  // Started outside the root, --allow-write=.dochygiene names another directory.
+  if (!hasWritePermission(stateDir)) return undefined;
+  await ensureStateDir(root);
+  let shown: ReminderDecision | undefined;
+  await updateState(stateDir, (current) => {
+    const decision = decideReminder(current, now, threshold);
+    if (!decision.show) return undefined;
+    shown = decision;
+    return { ...current, last_reminded: now.toISOString() };
+  }, { timeoutMs: request.lockTimeoutMs ?? _LOCK_TIMEOUT_MS, clock: request.clock });
+  return shown;
+}
+
+/**
+ * The hook's entry point: reads the payload and the environment, runs
+ * {@linkcode remind}, prints the banner. Always resolves to 0.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./remind.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await main(["--unknown-flag"]), 0); // silent, never an error
+ * ```
+ */
+export async function main(args: string[]): Promise<number> {
+  try {
+    const options = _parseArgs(args);
+    if (options === undefined) return 0;
+    if (options.help || options.version) {
+      await _print(options.help ? _USAGE : `dochygiene remind ${VERSION}\n`);
+      return 0;
+    }
+    if (_isSet(Deno.env.get("CI")) || _isSet(Deno.env.get("DOCHYGIENE_DISABLE"))) return 0;
+    const clock = clockFromEnv(Deno.env.get("DOCHYGIENE_NOW"));
+    const payload = await _readPayload();
+    const start = options.root ?? _payloadCwd(payload) ?? Deno.cwd();
+    const decision = await remind({ start, clock });
+    if (decision === undefined) return 0;
+    const banner = formatBanner(decision);
+    const text = (options.format ?? (Deno.stdout.isTerminal() ? "text" : "json")) === "text";
+    await _print(`${text ? banner.text : banner.line}\n`);
+  } catch {
+    // The contract: a reminder never breaks a session, so every failure is silence.
+  }
+  return 0;
+}
+
+interface _Options {
+  root?: string;
+  format?: "json" | "text";
+  help: boolean;
+  version: boolean;
+}
+
+/** The common options; anything else makes the run silent (`undefined`). */
+function _parseArgs(args: string[]): _Options | undefined {
+  const options: _Options = { help: false, version: false };
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].startsWith("--") && args[i].includes("=")
+      ? [args[i].slice(0, args[i].indexOf("=")), args[i].slice(args[i].indexOf("=") + 1)]
+      : [args[i], undefined];
+    if (flag === "--help" || flag === "-h") options.help = true;
+    else if (flag === "--version" || flag === "-V") options.version = true;
+    else if (flag === "--root" || flag === "--format") {
+      const value = inline ?? args[++i];
+      if (value === undefined || value === "") return undefined;
+      if (flag === "--root") options.root = value;
+      else if (value === "json" || value === "text") options.format = value;
+      else return undefined;
+    } else return undefined;
+  }
+  return options;
+}
+
+/** `CI`-style truthiness: anything but unset, `""`, `0` or `false`. */
+function _isSet(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value !== "false";
+}
+
+/** The payload JSON, or `undefined` (terminal, empty, slow, oversized or garbage stdin). */
+async function _readPayload(): Promise<unknown> {
+  if (Deno.stdin.isTerminal()) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), _STDIN_TIMEOUT_MS);
+  });
+  const read = _readStdin().catch(() => undefined);
+  try {
+    const bytes = await Promise.race([read, timeout]);
+    if (bytes === undefined || bytes.length === 0) return undefined;
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function _readStdin(): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const buffer = new Uint8Array(16 * 1024);
+  while (true) {
+    const n = await Deno.stdin.read(buffer);
+    if (n === null) break;
+    size += n;
+    if (size > _MAX_PAYLOAD_BYTES) return undefined;
+    chunks.push(buffer.slice(0, n));
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+function _payloadCwd(payload: unknown): string | undefined {
+  if (typeof payload !== "object" || payload === null) return undefined;
+  const cwd = (payload as Record<string, unknown>).cwd;
+  return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
+}
+
+async function _print(text: string): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  let written = 0;
+  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+}
+
 if (import.meta.main) {
-  console.error("dochygiene remind: not implemented yet");
-  Deno.exit(1);
+  // Nothing may reach stderr: stray async errors are swallowed too.
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  globalThis.addEventListener("error", (event) => event.preventDefault());
+  Deno.exit(await main(Deno.args));
 }

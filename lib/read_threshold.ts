@@ -1,0 +1,83 @@
+/**
+ * The reminder's one config value, `threshold_days`, read without loading a
+ * YAML parser on the common path.
+ *
+ * @module
+ */
+
+import { join } from "./path.ts";
+
+/** The threshold when the config does not set one (DESIGN.md's default). */
+export const DEFAULT_THRESHOLD_DAYS = 7;
+
+/** The config file's name (the same as `CONFIG_FILE_NAME` of `load_config.ts`). */
+const _CONFIG_FILE = ".dochygiene.yml";
+/** Larger configs are refused by `loadConfig` too (`MAX_YAML_BYTES`). */
+const _MAX_BYTES = 1024 * 1024;
+/** `threshold_days: <number>` at column 0, with an optional trailing comment. */
+const _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/;
+
+/**
+ * Reads `threshold_days` from `<root>/.dochygiene.yml` for the reminder, which
+ * must start fast and never fail:
+ *
+ * - no file, or no `threshold_days` anywhere in it: the default, 7;
+ * - `threshold_days` appears once, on a top-level line `threshold_days: <number>`
+ *   (digits, optional decimals, optional `# comment`): that number, read by a
+ *   line scanner — no YAML parser, no npm package;
+ * - `threshold_days` appears in any other form (quoted key, flow mapping, tag,
+ *   exponent, more than once, inside a comment …): the full validating loader
+ *   (`load_config.ts`, which uses `npm:yaml`) is imported dynamically, so only
+ *   this rare path loads npm;
+ * - any error (unreadable file, invalid config): the default, 7.
+ *
+ * The rest of the config is not validated here (`state.ts doctor` does that).
+ *
+ * @example
+ * ```ts
+ * import { readThreshold } from "./read_threshold.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * assert.equal(await readThreshold(root), 7);
+ * await Deno.writeTextFile(`${root}/.dochygiene.yml`, "threshold_days: 3 # snooze\n");
+ * assert.equal(await readThreshold(root), 3);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readThreshold(root: string): Promise<number> {
+  try {
+    const path = join(root, _CONFIG_FILE);
+    let text: string;
+    try {
+      const info = await Deno.stat(path);
+      // A FIFO or device would block the read; loadConfig refuses both anyway.
+      if (!info.isFile || info.size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+      text = await Deno.readTextFile(path);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return DEFAULT_THRESHOLD_DAYS;
+      throw err;
+    }
+    const scanned = _scan(text);
+    if (scanned !== undefined) return scanned;
+    const { loadConfig } = await import("./load_config.ts");
+    return (await loadConfig(root)).threshold_days;
+  } catch {
+    return DEFAULT_THRESHOLD_DAYS;
+  }
+}
+
+/** The threshold when the scanner can read it with certainty, else `undefined`. */
+function _scan(text: string): number | undefined {
+  const first = text.indexOf("threshold_days");
+  if (first === -1) return DEFAULT_THRESHOLD_DAYS;
+  if (text.indexOf("threshold_days", first + 1) !== -1) return undefined;
+  const lineStart = text.lastIndexOf("\n", first) + 1;
+  if (lineStart !== first && !(first === 1 && text.charCodeAt(0) === 0xfeff)) return undefined;
+  const lineEnd = text.indexOf("\n", first);
+  const line = text.slice(first, lineEnd === -1 ? text.length : lineEnd).replace(/\r$/, "");
+  const match = _LINE.exec(line);
+  if (!match) return undefined;
+  const value = Number(match[1]);
+  return Number.isFinite(value) ? value : undefined;
+}
