@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { globMatcher, globProblem } from "../lib/glob_matcher.ts";
+
+Deno.test("globs are anchored at the root and * never crosses /", () => {
+  const m = globMatcher(["docs/*.md"]);
+  assert.ok(m("docs/a.md"));
+  assert.ok(!m("x/docs/a.md"));
+  assert.ok(!m("docs/sub/a.md"));
+  assert.ok(!m("docs/a.mdx"));
+});
+
+Deno.test("** spans directories, including none", () => {
+  const m = globMatcher(["**/*.md"]);
+  assert.ok(m("a.md"));
+  assert.ok(m("x/y/z.md"));
+  assert.ok(m(".github/CONTRIBUTING.md"), "dot directories match like any other");
+  assert.ok(m(".hidden.md"));
+});
+
+Deno.test("a trailing slash (directory rule) matches the directory path itself", () => {
+  const m = globMatcher(["autoresearch/*/"]);
+  assert.ok(m("autoresearch/run-1"));
+  assert.ok(!m("autoresearch/run-1/notes.md"));
+});
+
+Deno.test("braces and several globs", () => {
+  const m = globMatcher(["a/*.{md,mdx}", "b.md"]);
+  assert.ok(m("a/x.mdx"));
+  assert.ok(m("b.md"));
+  assert.ok(!m("a/x.txt"));
+});
+
+Deno.test("no globs match nothing", () => {
+  assert.ok(!globMatcher([])("a.md"));
+});
+
+Deno.test("globProblem names every unusable glob", () => {
+  const cases: [string, RegExp][] = [
+    ["", /must not be empty/],
+    ["  ", /must not be empty/],
+    ["/etc/*.md", /not absolute/],
+    ["C:/x/*.md", /not absolute/],
+    ["~/notes/*.md", /not absolute/],
+    ["docs\\*.md", /no '\\'/],
+    ["../x/*.md", /'\.\.' segments/],
+    ["docs/../x.md", /'\.\.' segments/],
+    ["./docs/*.md", /'\.' segments/],
+    ["docs//a.md", /empty segments/],
+  ];
+  for (const [glob, re] of cases) assert.match(globProblem(glob) ?? "ok", re, glob);
+  for (const ok of ["docs/**", "a/*/", "**/*.md", "x/{a,b}.md", "..foo/a.md"]) {
+    assert.equal(globProblem(ok), undefined, ok);
+  }
+});

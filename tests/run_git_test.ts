@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { runGit } from "../lib/run_git.ts";
+import { commitFiles, git, tempRepo, writeFiles } from "./_helpers.ts";
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+Deno.test("runGit uses literal pathspecs: a file named '*' matches only itself", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "*": "star", "a.md": "a", ":(exclude)x": "magic" });
+  await git(repo.path, ["add", "-A"]);
+  await git(repo.path, ["commit", "-q", "-m", "odd names"]);
+  const star = await runGit(repo.path, ["ls-files", "-z", "--", "*"]);
+  assert.equal(text(star.stdout), "*\0");
+  const magic = await runGit(repo.path, ["ls-files", "-z", "--", ":(exclude)x"]);
+  assert.equal(text(magic.stdout), ":(exclude)x\0");
+});
+
+Deno.test("runGit does not quote non-ASCII names", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "docs/café.md": "x" }, "2026-01-01T00:00:00Z");
+  const out = await runGit(repo.path, ["ls-files"]);
+  assert.equal(text(out.stdout), "docs/café.md\n");
+});
+
+Deno.test("runGit feeds stdin (NUL-separated pathspecs, taken literally)", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "a b.md": "a", "*.md": "star", "c.md": "c" });
+  await runGit(repo.path, ["add", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    stdin: "a b.md\0*.md\0",
+  });
+  const staged = await runGit(repo.path, ["diff", "--cached", "--name-only", "-z"]);
+  assert.equal(text(staged.stdout), "*.md\0a b.md\0");
+});
+
+Deno.test("a failing git command is GIT_FAILED with git's last stderr line", async () => {
+  await using repo = await tempRepo();
+  await assert.rejects(runGit(repo.path, ["rev-parse", "HEAD"]), (err) => {
+    assert.ok(err instanceof DochygieneError);
+    assert.equal(err.code, "GIT_FAILED");
+    assert.equal(err.exitCode, 1);
+    assert.match(err.message, /^git rev-parse failed: /);
+    assert.ok(!err.message.includes("\n"));
+    return true;
+  });
+});
+
+Deno.test("okCodes makes other exit codes non-failures", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "a.md": "a" });
+  const r = await runGit(repo.path, ["diff", "--no-index", "--quiet", "a.md", "/dev/null"], {
+    okCodes: [0, 1],
+  });
+  assert.equal(r.code, 1);
+});
+
+Deno.test("literalPathspecs: false lets check-ignore run (it rejects pathspec magic)", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".gitignore": ".dochygiene/\n" });
+  await assert.rejects(runGit(repo.path, ["check-ignore", "-q", "--no-index", ".dochygiene/"]));
+  const r = await runGit(repo.path, ["check-ignore", "-q", "--no-index", ".dochygiene/"], {
+    literalPathspecs: false,
+  });
+  assert.equal(r.code, 0);
+});

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { runSeam, type SeamContext, type SeamResult, toFailure } from "../lib/run_seam.ts";
+import { VERSION } from "../lib/version.ts";
+import { tempDir, tempRepo } from "./_helpers.ts";
+
+const SPEC = {
+  name: "demo",
+  usage: "usage: demo [--flag]",
+  options: { flag: { type: "boolean" as const } },
+};
+
+async function run(
+  args: string[],
+  main: (ctx: SeamContext) => Promise<SeamResult> = () =>
+    Promise.resolve({ json: { ok: true }, text: "fine" }),
+  spec: Parameters<typeof runSeam>[0] = SPEC,
+) {
+  const out = { stdout: "", stderr: "" };
+  const code = await runSeam(spec, args, main, { write: (s, t) => (out[s] += t) });
+  return { code, ...out };
+}
+
+Deno.test("success prints the JSON or the text form and exits 0", async () => {
+  assert.deepEqual(await run(["--format", "json"]), {
+    code: 0,
+    stdout: '{\n  "ok": true\n}\n',
+    stderr: "",
+  });
+  assert.deepEqual(await run(["--format=text"]), { code: 0, stdout: "fine\n", stderr: "" });
+});
+
+Deno.test("--help and --version print to stdout and exit 0 without running main", async () => {
+  const never = () => Promise.reject(new Error("must not run"));
+  assert.deepEqual(await run(["--help"], never), {
+    code: 0,
+    stdout: "usage: demo [--flag]\n",
+    stderr: "",
+  });
+  assert.deepEqual(await run(["-h"], never), {
+    code: 0,
+    stdout: "usage: demo [--flag]\n",
+    stderr: "",
+  });
+  assert.deepEqual(await run(["--version"], never), {
+    code: 0,
+    stdout: `dochygiene demo ${VERSION}\n`,
+    stderr: "",
+  });
+});
+
+Deno.test("an unknown flag is a usage error: exit 2, one stderr line, JSON error on stdout", async () => {
+  const r = await run(["--format", "json", "--bogus"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^dochygiene demo: .*--bogus.*; see --help\n$/);
+  assert.equal(JSON.parse(r.stdout).ok, false);
+  assert.equal(JSON.parse(r.stdout).error.code, "USAGE");
+});
+
+Deno.test("a bad --format value is a usage error", async () => {
+  const r = await run(["--format", "yaml"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--format must be json or text \(got "yaml"\)/);
+});
+
+Deno.test("positionals are refused unless the seam allows them", async () => {
+  assert.equal((await run(["extra"])).code, 2);
+  const r = await run(["sub"], (ctx) => Promise.resolve({ json: ctx.positionals, text: "" }), {
+    ...SPEC,
+    allowPositionals: true,
+  });
+  assert.equal(r.code, 0);
+});
+
+Deno.test("--root resolves the project root upward; a missing --root is exit 2", async () => {
+  await using repo = await tempRepo();
+  await Deno.mkdir(`${repo.path}/docs/deep`, { recursive: true });
+  const r = await run(
+    ["--format", "json", "--root", `${repo.path}/docs/deep`],
+    (ctx) => Promise.resolve({ json: { root: ctx.root }, text: "" }),
+  );
+  assert.equal(JSON.parse(r.stdout).root, repo.path);
+  const bad = await run(["--format", "text", "--root", `${repo.path}/nope`]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--root .*nope is not a directory; name an existing one/);
+  assert.equal(bad.stdout, "");
+});
+
+Deno.test("expected failures keep their code and exit code; JSON error shape on stdout", async () => {
+  const r = await run(
+    ["--format", "json"],
+    () => Promise.reject(new DochygieneError("LOCK_HELD", "busy; try again")),
+  );
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "dochygiene demo: busy; try again\n");
+  assert.deepEqual(JSON.parse(r.stdout), {
+    ok: false,
+    error: { code: "LOCK_HELD", message: "busy; try again" },
+  });
+});
+
+Deno.test("unexpected errors become one INTERNAL line, never a stack trace", async () => {
+  const r = await run(
+    ["--format", "text"],
+    () => Promise.reject(new TypeError("x is undefined\n  at foo")),
+  );
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "dochygiene demo: unexpected error: x is undefined; please report it\n");
+});
+
+Deno.test("a result's stderr verdict and exit code are honoured", async () => {
+  const r = await run(
+    ["--format", "text"],
+    () => Promise.resolve({ json: {}, text: "report", exitCode: 1, stderr: "2 problems" }),
+  );
+  assert.deepEqual(r, { code: 1, stdout: "report\n", stderr: "dochygiene demo: 2 problems\n" });
+});
+
+Deno.test("DOCHYGIENE_NOW drives the context clock; a bad value is exit 2", async () => {
+  await using dir = await tempDir();
+  const saved = Deno.env.get("DOCHYGIENE_NOW");
+  try {
+    Deno.env.set("DOCHYGIENE_NOW", "2026-11-30T03:36:18.000Z");
+    const r = await run(
+      ["--format", "json", "--root", dir.path],
+      (ctx) => Promise.resolve({ json: ctx.clock.now().toISOString(), text: "" }),
+    );
+    assert.equal(JSON.parse(r.stdout), "2026-11-30T03:36:18.000Z");
+    Deno.env.set("DOCHYGIENE_NOW", "soon");
+    assert.equal((await run(["--format", "json", "--root", dir.path])).code, 2);
+  } finally {
+    if (saved === undefined) Deno.env.delete("DOCHYGIENE_NOW");
+    else Deno.env.set("DOCHYGIENE_NOW", saved);
+  }
+});
+
+Deno.test("toFailure maps permission errors to NO_PERMISSION with the fix", () => {
+  const f = toFailure(new Deno.errors.NotCapable('Requires write access to "x"'));
+  assert.equal(f.code, "NO_PERMISSION");
+  assert.equal(f.exitCode, 1);
+  assert.match(f.message, /run with the permission flags documented in the README/);
+  const same = new DochygieneError("X", "y", 2);
+  assert.equal(toFailure(same), same);
+  assert.equal(toFailure("plain").code, "INTERNAL");
+});
