@@ -19,6 +19,8 @@ import { type LockOptions, withLock } from "./with_lock.ts";
 export interface WriteReportOptions extends LockOptions {
   /** Names the pair (default: the system clock). */
   clock?: Clock;
+  /** Writes one file atomically (default {@linkcode atomicWrite}); tests inject failures here. */
+  write?: (path: string, data: string) => Promise<void>;
 }
 
 /** What {@linkcode writeReportPair} did. */
@@ -69,6 +71,7 @@ export function writeReportPair(
   options: WriteReportOptions = {},
 ): Promise<WrittenReport> {
   const clock = options.clock ?? systemClock;
+  const write = options.write ?? atomicWrite;
   return withLock(stateDir, async () => {
     const names: string[] = [];
     for await (const entry of Deno.readDir(stateDir)) names.push(entry.name);
@@ -79,9 +82,9 @@ export function writeReportPair(
     const md = join(stateDir, `report-${stamp}.md`);
     const written: string[] = [];
     try {
-      await atomicWrite(json, JSON.stringify(report, null, 2) + "\n");
+      await write(json, JSON.stringify(report, null, 2) + "\n");
       written.push(json);
-      await atomicWrite(md, renderReport(report));
+      await write(md, renderReport(report));
       written.push(md);
     } catch (err) {
       for (const path of written) await Deno.remove(path).catch(() => {});
