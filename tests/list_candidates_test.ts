@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { commitFiles, git, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import { listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
+
+/** Root reads any directory, so chmod 000 cannot make one unreadable for it. */
+const isRoot =
+  new TextDecoder().decode((await new Deno.Command("id", { args: ["-u"] }).output()).stdout)
+    .trim() === "0";
+
+const paths = (l: { files: { path: string }[] }) => l.files.map((f) => f.path);
+
+Deno.test("git mode: tracked plus untracked-not-ignored files, .gitignore respected, sorted", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(
+    repo.path,
+    { "b.md": "b", ".gitignore": "ignored.md\nout/\n" },
+    "2024-01-01T00:00:00Z",
+  );
+  await writeFiles(repo.path, { "a.md": "new", "ignored.md": "x", "out/x.md": "x" });
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(paths(listing), [".gitignore", "a.md", "b.md"]);
+  assert.equal(listing.files.find((f) => f.path === "a.md")?.tracked, false);
+  assert.equal(listing.files.find((f) => f.path === "b.md")?.tracked, true);
+});
+
+Deno.test("git mode: hostile names come back byte for byte, non-UTF-8 bytes as lone surrogates", async () => {
+  await using repo = await tempRepo();
+  const names = [
+    "sp ace.md",
+    "new\nline.md",
+    "*.md",
+    "[x].md",
+    ":(exclude)a.md",
+    "-lead.md",
+    "ünï.md",
+    "tab\t.md",
+  ];
+  await writeFiles(repo.path, Object.fromEntries(names.map((n) => [n, n])));
+  // A name that is not UTF-8 (Latin-1 "café.md"), made through a shell since Deno cannot.
+  await new Deno.Command("sh", {
+    args: ["-c", "printf x > \"$(printf 'caf\\351.md')\""],
+    cwd: repo.path,
+  }).output();
+  await git(repo.path, ["--literal-pathspecs", "add", "--", ...names.slice(0, 4)]);
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(new Set(paths(listing)), new Set([...names, "caf\udce9.md"]));
+  assert.equal(JSON.stringify("caf\udce9.md"), '"caf\\udce9.md"');
+});
+
+Deno.test("git mode: an unmerged path (mid-merge conflict) is listed once", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "c.md": "base\n" }, "2024-01-01T00:00:00Z");
+  await git(repo.path, ["checkout", "-q", "-b", "other"]);
+  await commitFiles(repo.path, { "c.md": "other\n" }, "2024-01-02T00:00:00Z");
+  await git(repo.path, ["checkout", "-q", "main"]);
+  await commitFiles(repo.path, { "c.md": "main\n" }, "2024-01-03T00:00:00Z");
+  const merge = await new Deno.Command("git", {
+    args: ["merge", "other"],
+    cwd: repo.path,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.notEqual(merge.code, 0);
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(paths(listing), ["c.md"]);
+  assert.equal(listing.files[0].tracked, true);
+});
+
+Deno.test("git mode: a submodule is a gitlink and an embedded untracked repository is opaque", async () => {
+  await using repo = await tempRepo();
+  await using sub = await tempRepo();
+  await commitFiles(sub.path, { "x.md": "x" }, "2024-01-01T00:00:00Z");
+  await commitFiles(repo.path, { "a.md": "a" }, "2024-01-01T00:00:00Z");
+  await git(repo.path, [
+    "-c",
+    "protocol.file.allow=always",
+    "submodule",
+    "add",
+    "-q",
+    sub.path,
+    "mod.md",
+  ]);
+  await git(repo.path, ["init", "-q", "nested"]);
+  await writeFiles(repo.path, { "nested/y.md": "y" });
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(listing.files.find((f) => f.path === "mod.md"), {
+    path: "mod.md",
+    tracked: true,
+    type: "gitlink",
+  });
+  assert.deepEqual(listing.opaque, ["mod.md", "nested"]);
+  assert.ok(!paths(listing).some((p) => p.startsWith("nested/")));
+});
+
+Deno.test("git mode: symlinks are listed as symlinks, never followed", async () => {
+  await using repo = await tempRepo();
+  await Deno.symlink("/etc", `${repo.path}/outside`);
+  await Deno.symlink("/etc/hostname", `${repo.path}/host.md`);
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(paths(listing), ["host.md", "outside"]);
+  await git(repo.path, ["add", "host.md"]);
+  const again = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.equal(again.files.find((f) => f.path === "host.md")?.type, "symlink");
+});
+
+Deno.test("walk mode: excluded, .git and .dochygiene directories are never descended; symlinks never followed; loops harmless", async () => {
+  await using dir = await tempDir();
+  await writeFiles(dir.path, {
+    "a.md": "a",
+    "docs/b.md": "b",
+    "docs/vendor/c.md": "c",
+    ".git/HEAD": "x",
+    ".dochygiene/scan.json": "{}",
+  });
+  await Deno.symlink(".", `${dir.path}/docs/loop`);
+  await Deno.symlink("/", `${dir.path}/rootlink`);
+  const listing = await listCandidates(dir.path, { git: false, excludedDirs: ["vendor"] });
+  assert.deepEqual(paths(listing), ["a.md", "docs/b.md", "docs/loop", "rootlink"]);
+  assert.deepEqual(listing.opaque, [".dochygiene", ".git", "docs/loop", "docs/vendor", "rootlink"]);
+  assert.equal(listing.files.find((f) => f.path === "docs/loop")?.type, "symlink");
+  assert.deepEqual(listing.warnings, []);
+});
+
+Deno.test("walk mode: an unreadable directory is a warning, not a failure", {
+  ignore: isRoot, // root reads any directory; scan_test covers this as an unprivileged user
+}, async () => {
+  await using dir = await tempDir();
+  await writeFiles(dir.path, { "a.md": "a", "locked/b.md": "b" });
+  await Deno.chmod(`${dir.path}/locked`, 0o000);
+  try {
+    const listing = await listCandidates(dir.path, { git: false, excludedDirs: [] });
+    assert.deepEqual(paths(listing), ["a.md"]);
+    assert.equal(listing.warnings.length, 1);
+    assert.match(listing.warnings[0], /cannot read directory locked\/ \(permission denied\)/);
+  } finally {
+    await Deno.chmod(`${dir.path}/locked`, 0o755);
+  }
+});
+
+Deno.test("parseLsFiles: a tracked record wins over an untracked one and records are deduplicated", () => {
+  const out = new TextEncoder().encode(
+    "M 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 1\tc.md\0" +
+      "M 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 2\tc.md\0" +
+      "H 120000 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tl.md\0",
+  );
+  assert.deepEqual(parseLsFiles(out).files, [
+    { path: "c.md", tracked: true, type: "file" },
+    { path: "l.md", tracked: true, type: "symlink" },
+  ]);
+});

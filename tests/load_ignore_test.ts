@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { tempDir } from "./_helpers.ts";
+import { ignoreMatcher, loadIgnore } from "../lib/load_ignore.ts";
+
+Deno.test("a pattern without a slash matches at any depth; a leading slash anchors it to the root", () => {
+  const ignored = ignoreMatcher("scratch.md\n/top.md\n");
+  assert.ok(ignored("scratch.md"));
+  assert.ok(ignored("deep/down/scratch.md"));
+  assert.ok(ignored("top.md"));
+  assert.ok(!ignored("docs/top.md"));
+});
+
+Deno.test("an inner slash anchors too: docs/*.md does not match x/docs/a.md nor docs/sub/a.md", () => {
+  const ignored = ignoreMatcher("docs/*.md\n");
+  assert.ok(ignored("docs/a.md"));
+  assert.ok(!ignored("x/docs/a.md"));
+  assert.ok(!ignored("docs/sub/a.md"));
+});
+
+Deno.test("a directory pattern ignores every file below the directory, at any depth", () => {
+  const ignored = ignoreMatcher("notes/\n");
+  assert.ok(ignored("notes/a.md"));
+  assert.ok(ignored("x/notes/deep/a.md"));
+  assert.ok(!ignored("notes.md"));
+});
+
+Deno.test("negation re-includes a file, but not below an ignored directory (git's rule)", () => {
+  const ignored = ignoreMatcher("*.md\n!keep.md\nplans/\n!plans/keep.md\n");
+  assert.ok(ignored("a.md"));
+  assert.ok(!ignored("keep.md"));
+  assert.ok(!ignored("sub/keep.md"));
+  assert.ok(ignored("plans/keep.md"));
+});
+
+Deno.test("** matches across directories; comments, blank lines and escaped # work", () => {
+  const ignored = ignoreMatcher("# comment\n\nruns/**/out.md\n\\#hash.md\n");
+  assert.ok(ignored("runs/out.md"));
+  assert.ok(ignored("runs/a/b/out.md"));
+  assert.ok(ignored("#hash.md"));
+  assert.ok(!ignored("comment"));
+});
+
+Deno.test("CRLF ignore files behave like LF ones; hostile names are only themselves", () => {
+  const ignored = ignoreMatcher("a.md\r\n\\[x\\].md\r\n");
+  assert.ok(ignored("a.md"));
+  assert.ok(ignored("[x].md"));
+  assert.ok(!ignored("x.md"));
+  assert.ok(!ignored(":(exclude)a.md"));
+  assert.ok(!ignoreMatcher("")("a.md"));
+});
+
+Deno.test("loadIgnore: a missing file ignores nothing; a directory in its place is a clear exit-2 error", async () => {
+  await using dir = await tempDir();
+  assert.ok(!(await loadIgnore(dir.path))("a.md"));
+  await Deno.mkdir(`${dir.path}/.dochygiene-ignore`);
+  await assert.rejects(() => loadIgnore(dir.path), (err: Error & { exitCode?: number }) => {
+    assert.match(err.message, /^\.dochygiene-ignore: is not a regular file/);
+    assert.equal(err.exitCode, 2);
+    return true;
+  });
+});
+
+Deno.test("loadIgnore reads the root's file", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/.dochygiene-ignore`, "scratch/\n!scratch.md\n");
+  const ignored = await loadIgnore(dir.path);
+  assert.ok(ignored("scratch/a.md"));
+  assert.ok(!ignored("scratch.md"));
+});
