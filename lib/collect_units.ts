@@ -1,0 +1,243 @@
+/**
+ * The I/O edge of prune: the units each rule governs, with their git facts
+ * (tracked, dirty) and ages, from a constant number of git processes.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
+import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
+import { listCandidates, type ListedFile } from "./list_candidates.ts";
+import type { Rule } from "./load_config.ts";
+import type { UnitFacts } from "./plan_prune.ts";
+import { readGitAges } from "./read_git_ages.ts";
+import { runGit } from "./run_git.ts";
+
+/** Options of {@linkcode collectUnits}. */
+export interface CollectOptions {
+  /** The rulebook. */
+  rules: readonly Rule[];
+  /**
+   * Why a file must never be deleted (excluded directory, `.dochygiene-ignore`,
+   * frozen, append-only), or `undefined`. A unit holding such a file is kept.
+   */
+  protect: (path: string) => string | undefined;
+}
+
+/** What {@linkcode collectUnits} found. */
+export interface UnitCollection {
+  /** Every governed unit, sorted by path. */
+  units: UnitFacts[];
+  /** The existing files and their directories (for `served_when_path`). */
+  existing: ExistingPaths;
+  /** The listing: tracked and untracked-not-ignored files. */
+  files: ListedFile[];
+  /** Paths git reports as changed (staged, unstaged, untracked; both sides of a rename). */
+  changed: Set<string>;
+  /** HEAD's commit id, `undefined` before the first commit. */
+  head: string | undefined;
+  /** Problems that did not stop the collection. */
+  warnings: string[];
+}
+
+/**
+ * Lists the repository once (`git ls-files` for tracked and untracked files,
+ * `git status --porcelain=v1 -z` for uncommitted changes, one
+ * `git log --first-parent` pass for ages), groups the files into units by
+ * their governing rule and attaches each unit's facts:
+ *
+ * - tracked: any file of it is in git's index; dirty: any path under it has
+ *   an uncommitted change (an untracked file inside a tracked directory
+ *   counts);
+ * - age: the newest first-parent commit that touched anything under it
+ *   (deleted paths included); a tracked unit never committed and an untracked
+ *   file: its mtime; an untracked directory: one `stat` of the directory
+ *   itself, never a walk;
+ * - blocked: a directory unit holding a protected file, a file governed by
+ *   another rule or unit, a submodule or nested repository, or a name that is
+ *   not valid UTF-8 is never deletable, and says why.
+ *
+ * The number of git processes is constant, whatever the number of units.
+ *
+ * @example
+ * ```ts
+ * import { collectUnits } from "./collect_units.ts";
+ * import { parseConfig } from "./load_config.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) => new Deno.Command("git", { args, cwd: root }).output();
+ * await git("init", "-q");
+ * await Deno.mkdir(`${root}/runs/r1`, { recursive: true });
+ * await Deno.writeTextFile(`${root}/runs/r1/log.md`, "x\n");
+ * const { rules } = parseConfig("rules:\n  - {match: 'runs/*\/', lifetime: temporary}\n");
+ * const { units } = await collectUnits(root, { rules, protect: () => undefined });
+ * assert.deepEqual(units.map((u) => [u.path, u.tracked, u.age_source]), [["runs/r1/", false, "mtime"]]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function collectUnits(root: string, options: CollectOptions): Promise<UnitCollection> {
+  const [listing, status, history] = await Promise.all([
+    listCandidates(root, { git: true, excludedDirs: [] }),
+    runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]),
+    readGitAges(root),
+  ]);
+  const changed = parseStatus(status.stdout);
+  const warnings = [...listing.warnings, ...history.warnings];
+
+  type Draft = {
+    facts: UnitFacts;
+    files: string[];
+    tracked: number;
+  };
+  const drafts = new Map<string, Draft>();
+  const dirUnits = new Set<string>();
+  const governed = new Map<string, string | undefined>();
+  for (const file of listing.files) {
+    const gov = governingRule(file.path, options.rules);
+    governed.set(file.path, gov?.unit);
+    if (gov === undefined) continue;
+    let draft = drafts.get(gov.unit);
+    if (!draft) {
+      const kind = gov.unit.endsWith("/") ? "dir" : "file";
+      draft = {
+        facts: {
+          path: gov.unit,
+          kind,
+          rule: gov.rule,
+          tracked: false,
+          dirty: false,
+          age_ms: null,
+          age_source: "git",
+        },
+        files: [],
+        tracked: 0,
+      };
+      drafts.set(gov.unit, draft);
+      if (kind === "dir") dirUnits.add(gov.unit);
+    }
+    draft.files.push(file.path);
+    if (file.tracked) draft.tracked++;
+  }
+
+  const block = (unit: string, why: string) => {
+    const draft = drafts.get(unit);
+    if (draft && draft.facts.blocked === undefined) draft.facts.blocked = why;
+  };
+  // Anything under a directory unit that is not plainly that unit's blocks it.
+  const enclosing = (path: string): string[] => {
+    const out: string[] = [];
+    let i = path.indexOf("/");
+    while (i >= 0) {
+      const dir = path.slice(0, i + 1);
+      if (dirUnits.has(dir)) out.push(dir);
+      i = path.indexOf("/", i + 1);
+    }
+    return out;
+  };
+  for (const file of listing.files) {
+    const why = options.protect(file.path);
+    const own = governed.get(file.path);
+    for (const unit of new Set([...enclosing(file.path), ...(own ? [own] : [])])) {
+      if (why !== undefined) {
+        block(
+          unit,
+          unit === file.path ? `protected (${why})` : `protected: contains ${file.path} (${why})`,
+        );
+      } else if (own !== unit) {
+        block(
+          unit,
+          `contains ${file.path}, which ${own ? `is governed as ${own}` : "no rule governs"}`,
+        );
+      } else if (file.type === "gitlink") block(unit, `contains the submodule ${file.path}`);
+      else if (hasUndecodableBytes(file.path)) {
+        block(unit, `contains a name that is not valid UTF-8 (${JSON.stringify(file.path)})`);
+      }
+    }
+  }
+  for (const dir of listing.opaque) {
+    for (const unit of enclosing(`${dir}/`)) {
+      block(unit, `contains ${dir}/, a submodule or nested repository`);
+    }
+    if (dirUnits.has(`${dir}/`)) block(`${dir}/`, `is a submodule or nested repository`);
+  }
+
+  for (const path of changed) {
+    const own = governed.get(path);
+    for (const unit of new Set([...enclosing(path), ...(own ? [own] : [])])) {
+      const draft = drafts.get(unit);
+      if (draft) draft.facts.dirty = true;
+    }
+  }
+
+  for (const [path, seconds] of history.ages) {
+    const ms = seconds * 1000;
+    for (const unit of new Set([...enclosing(path), path])) {
+      const draft = drafts.get(unit);
+      if (draft && (draft.facts.age_ms === null || ms > draft.facts.age_ms)) {
+        draft.facts.age_ms = ms;
+      }
+    }
+  }
+
+  await Promise.all([...drafts.values()].map(async (draft) => {
+    const facts = draft.facts;
+    facts.tracked = draft.tracked > 0;
+    if (facts.tracked && facts.age_ms !== null) return;
+    // Untracked (or never committed): the file's mtime, or ONE stat of the directory itself.
+    facts.age_ms = null;
+    facts.age_source = "mtime";
+    try {
+      const info = await Deno.lstat(join(root, facts.path));
+      facts.age_ms = info.mtime?.getTime() ?? null;
+    } catch {
+      // Unknown age: the planner never deletes on a guess.
+    }
+  }));
+
+  const units = [...drafts.values()].map((d) => d.facts);
+  return {
+    units,
+    existing: existingPaths(listing.files.map((f) => f.path)),
+    files: listing.files,
+    changed,
+    head: history.head,
+    warnings,
+  };
+}
+
+/**
+ * Parses `git status --porcelain=v1 -z --no-renames` into the set of changed
+ * paths (staged, unstaged, untracked, unmerged).
+ *
+ * @example
+ * ```ts
+ * import { parseStatus } from "./collect_units.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const out = new TextEncoder().encode(" M a.md\0?? new dir/x.md\0D  gone.md\0");
+ * assert.deepEqual([...parseStatus(out)], ["a.md", "new dir/x.md", "gone.md"]);
+ * ```
+ */
+export function parseStatus(stdout: Uint8Array): Set<string> {
+  const changed = new Set<string>();
+  let start = 0;
+  while (start < stdout.length) {
+    let end = stdout.indexOf(0, start);
+    if (end < 0) end = stdout.length;
+    if (end - start > 3) {
+      const x = stdout[start];
+      changed.add(decodePath(stdout.subarray(start + 3, end)));
+      // Renames and copies carry their source as the next record.
+      if (x === 0x52 /* R */ || x === 0x43 /* C */) {
+        const next = stdout.indexOf(0, end + 1);
+        const stop = next < 0 ? stdout.length : next;
+        changed.add(decodePath(stdout.subarray(end + 1, stop)));
+        end = stop;
+      }
+    }
+    start = end + 1;
+  }
+  return changed;
+}

@@ -1,0 +1,428 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { applyPrune } from "../lib/apply_prune.ts";
+import { collectUnits } from "../lib/collect_units.ts";
+import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { parseConfig } from "../lib/load_config.ts";
+import { type Plan, planPrune } from "../lib/plan_prune.ts";
+import { commitFiles, git, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+
+const NOW = new Date("2026-11-30T12:00:00.000Z");
+const OLD = "2026-11-01T10:00:00Z";
+const RECENT = "2026-11-29T10:00:00Z";
+
+const RULES = `
+rules:
+  - match: "runs/*/"
+    lifetime: temporary
+    retain_recent: 1
+    max_age_days: 3
+  - match: "notes/*.md"
+    lifetime: temporary
+    retain_recent: 0
+    max_age_days: 3
+`;
+
+function apply(
+  root: string,
+  options: { rules?: string; confirm?: string[]; protect?: (p: string) => string | undefined } = {},
+): Promise<Plan> {
+  const { rules } = parseConfig(options.rules ?? RULES);
+  return applyPrune({
+    root,
+    stateDir: join(root, ".dochygiene"),
+    replan: async () => {
+      const collection = await collectUnits(root, {
+        rules,
+        protect: options.protect ??
+          ((p) => (p.startsWith(".dochygiene/") ? "excluded dir .dochygiene" : undefined)),
+      });
+      const plan = planPrune({
+        units: collection.units,
+        existing: collection.existing,
+        judgments: new Map(),
+        confirm: new Set(options.confirm ?? []),
+        extracted: new Set(),
+        now: NOW,
+        watermark: null,
+        mode: "apply",
+      });
+      return { plan, collection };
+    },
+  });
+}
+
+/** A repo with old and recent runs plus the user's unrelated staged, unstaged and untracked work. */
+async function fixture() {
+  const repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    "src/app.ts": "export const a = 1;\n",
+    "src/staged.ts": "export const s = 1;\n",
+    "runs/old-1/report.md": "# old 1\n",
+    "runs/old-1/data/metrics.csv": "a,b\n1,2\n",
+    "runs/old-2/report.md": "# old 2\n",
+    "notes/old.md": "old note\n",
+  }, OLD);
+  await commitFiles(root, { "runs/new/report.md": "# new\n" }, RECENT);
+  await Deno.mkdir(join(root, ".dochygiene"));
+  // The user's unrelated work in progress.
+  await writeFiles(root, {
+    "src/app.ts": "export const a = 2; // unstaged\n",
+    "src/staged.ts": "export const s = 2; // staged\n",
+    "src/new-untracked.ts": "untracked\n",
+  });
+  await git(root, ["add", "src/staged.ts"]);
+  return repo;
+}
+
+async function userWork(root: string) {
+  return {
+    status: await git(root, ["status", "--porcelain=v1", "--", "src"]),
+    diff: await git(root, ["diff"]),
+    cached: await git(root, ["diff", "--cached"]),
+    untracked: await Deno.readTextFile(join(root, "src/new-untracked.ts")),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function commitCount(root: string): Promise<number> {
+  return Number((await git(root, ["rev-list", "--count", "HEAD"])).trim());
+}
+
+Deno.test("apply: exactly one commit holding only the deletions; the user's staged, unstaged and untracked work untouched", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  const before = await userWork(root);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+  const result = await apply(root);
+
+  assert.deepEqual(result.applied, [
+    { path: "notes/old.md", how: "git rm" },
+    { path: "runs/old-1/", how: "git rm" },
+    { path: "runs/old-2/", how: "git rm" },
+  ]);
+  assert.ok(result.commit);
+  assert.equal(await commitCount(root), 3);
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), head);
+  const changes = await git(root, ["show", "--name-status", "--format=", "HEAD"]);
+  assert.deepEqual(changes.trim().split("\n").sort(), [
+    "D\tnotes/old.md",
+    "D\truns/old-1/data/metrics.csv",
+    "D\truns/old-1/report.md",
+    "D\truns/old-2/report.md",
+  ]);
+  const message = await git(root, ["log", "-1", "--format=%B"]);
+  assert.match(message, /^dochygiene: prune 3 doc units/);
+  assert.match(message, /- runs\/old-1\/ — runs\/\*\/ \(temporary\): rank 2 of 3, 29 days old > 3/);
+  assert.match(message, /- notes\/old\.md — notes\/\*\.md \(temporary\)/);
+  assert.match(message, /git revert/);
+  assert.deepEqual(await userWork(root), before);
+  assert.ok(!(await exists(join(root, "runs/old-1"))));
+  assert.ok(await exists(join(root, "runs/new/report.md")));
+  await git(root, ["fsck", "--no-progress", "--strict"]);
+  // No temporary index or lock is left behind.
+  assert.deepEqual([...Deno.readDirSync(join(root, ".dochygiene"))], []);
+});
+
+Deno.test("apply: a failing pre-commit hook restores every removed file, HEAD unchanged, user's work intact, exit 1", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": "#!/bin/sh\necho 'lint failed' >&2\nexit 1\n",
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  const before = await userWork(root);
+  const fullStatus = await git(root, ["status", "--porcelain=v1"]);
+  const index = await git(root, ["ls-files", "-s"]);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+  const err = await apply(root).catch((e) => e);
+
+  assert.ok(err instanceof DochygieneError);
+  assert.equal(err.code, "PRUNE_FAILED");
+  assert.equal(err.exitCode, 1);
+  assert.match(err.message, /everything it had removed was restored/);
+  assert.match(err.message, /pre-commit/);
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+  assert.equal(await Deno.readTextFile(join(root, "runs/old-1/data/metrics.csv")), "a,b\n1,2\n");
+  assert.equal(await Deno.readTextFile(join(root, "notes/old.md")), "old note\n");
+  assert.deepEqual(await userWork(root), before);
+  assert.equal(await git(root, ["status", "--porcelain=v1"]), fullStatus);
+  assert.equal(await git(root, ["ls-files", "-s"]), index);
+  await git(root, ["fsck", "--no-progress"]);
+});
+
+Deno.test("apply: a hook that sneaks another change into the commit is caught and everything rolled back", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": "#!/bin/sh\necho sneaky > sneaky.md\ngit add sneaky.md\n",
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+  const before = await userWork(root);
+
+  const err = await apply(root).catch((e) => e);
+
+  assert.equal(err?.code, "PRUNE_FAILED");
+  assert.match(err.message, /the commit changed sneaky\.md \(A\)/);
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+  assert.deepEqual(await userWork(root), before);
+});
+
+Deno.test("apply: a passing pre-commit hook runs and sees only the deletions staged", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  const log = join(root, ".dochygiene", "hook.log");
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": `#!/bin/sh\ngit diff --cached --name-status HEAD > '${log}'\n`,
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  await apply(root);
+  const seen = (await Deno.readTextFile(log)).trim().split("\n").sort();
+  assert.deepEqual(seen, [
+    "D\tnotes/old.md",
+    "D\truns/old-1/data/metrics.csv",
+    "D\truns/old-1/report.md",
+    "D\truns/old-2/report.md",
+  ]);
+});
+
+Deno.test("apply: refused mid-merge, and during rebase, cherry-pick, revert and bisect", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await git(root, ["stash", "-q", "--include-untracked"]);
+  await git(root, ["checkout", "-q", "-b", "side"]);
+  await commitFiles(root, { "src/app.ts": "side\n" }, RECENT);
+  await git(root, ["checkout", "-q", "main"]);
+  await commitFiles(root, { "src/app.ts": "main\n" }, RECENT);
+  await new Deno.Command("git", {
+    args: ["merge", "-q", "side"],
+    cwd: root,
+    stdout: "null",
+    stderr: "null",
+  })
+    .output();
+  assert.ok(await exists(join(root, ".git/MERGE_HEAD")));
+  const err = await apply(root).catch((e) => e);
+  assert.equal(err?.code, "GIT_BUSY");
+  assert.match(err.message, /middle of a merge/);
+  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+  await git(root, ["merge", "--abort"]);
+
+  for (
+    const marker of [
+      "rebase-merge/",
+      "rebase-apply/",
+      "CHERRY_PICK_HEAD",
+      "REVERT_HEAD",
+      "BISECT_LOG",
+    ]
+  ) {
+    const path = join(root, ".git", marker);
+    if (marker.endsWith("/")) await Deno.mkdir(path);
+    else await Deno.writeTextFile(path, "x\n");
+    const busy = await apply(root).catch((e) => e);
+    assert.equal(busy?.code, "GIT_BUSY", marker);
+    await Deno.remove(path, { recursive: true });
+  }
+  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+});
+
+Deno.test("apply: a directory unit with one modified file needs --confirm; confirmed, it goes in the one commit", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, { "runs/old-1/report.md": "# old 1, edited\n" });
+
+  const first = await apply(root);
+  assert.ok(!first.applied.some((a) => a.path === "runs/old-1/"));
+  assert.deepEqual(first.skipped, [{ path: "runs/old-1/", reason: "needs --confirm runs/old-1/" }]);
+  assert.equal(await Deno.readTextFile(join(root, "runs/old-1/report.md")), "# old 1, edited\n");
+
+  const second = await apply(root, { confirm: ["runs/old-1/"] });
+  assert.deepEqual(second.applied, [{ path: "runs/old-1/", how: "git rm" }]);
+  assert.ok(!(await exists(join(root, "runs/old-1"))));
+  const changes = await git(root, ["show", "--name-status", "--format=", "HEAD"]);
+  assert.deepEqual(changes.trim().split("\n").sort(), [
+    "D\truns/old-1/data/metrics.csv",
+    "D\truns/old-1/report.md",
+  ]);
+});
+
+Deno.test("apply: untracked units are removed only when confirmed, and after the commit", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    "runs/scratch-a/out.md": "a\n",
+    "runs/scratch-b/out.md": "b\n",
+    "runs/old-2/extra-untracked.md": "extra\n",
+  });
+  const past = new Date("2026-11-02T00:00:00Z");
+  for (
+    const p of [
+      "runs/scratch-a/out.md",
+      "runs/scratch-a",
+      "runs/scratch-b/out.md",
+      "runs/scratch-b",
+    ]
+  ) {
+    await Deno.utime(join(root, p), past, past);
+  }
+  const result = await apply(root, { confirm: ["runs/scratch-a/", "runs/old-2/"] });
+  const applied = Object.fromEntries(result.applied.map((a) => [a.path, a.how]));
+  assert.equal(applied["runs/scratch-a/"], "removed (untracked)");
+  assert.equal(applied["runs/old-2/"], "git rm");
+  assert.ok(!(await exists(join(root, "runs/scratch-a"))));
+  assert.ok(!(await exists(join(root, "runs/old-2"))));
+  assert.ok(await exists(join(root, "runs/scratch-b/out.md")));
+  assert.deepEqual(
+    result.skipped.find((s) => s.path === "runs/scratch-b/"),
+    { path: "runs/scratch-b/", reason: "needs --confirm runs/scratch-b/" },
+  );
+});
+
+Deno.test("apply: hostile names — each deletion touches only its own path", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const names = [
+    "*",
+    "[1]",
+    ":(exclude)x",
+    "-rf",
+    "a b",
+    "a",
+    "ab",
+    "line\nbreak",
+    "ünï €",
+    "--",
+    ".",
+  ];
+  const files: Record<string, string> = { ".gitignore": ".dochygiene/\n" };
+  for (const name of names.filter((n) => n !== ".")) files[`runs/${name}/f.md`] = `${name}\n`;
+  files["runs/zz-newest/f.md"] = "new\n";
+  await commitFiles(root, files, OLD);
+  await commitFiles(root, { "runs/zz-newest/f.md": "newer\n" }, RECENT);
+  // Only these units may go: the others (`a b`, `ab`, `--`) are protected here.
+  const doomed = new Set(
+    ["*", "[1]", "-rf", "a", ":(exclude)x", "line\nbreak", "ünï €"].map((n) => `runs/${n}/`),
+  );
+  await Deno.mkdir(join(root, ".dochygiene"));
+  const result = await apply(root, {
+    protect: (p) => {
+      if (p.startsWith(".dochygiene/")) return "excluded";
+      const unit = p.split("/").slice(0, 2).join("/") + "/";
+      return p.startsWith("runs/") && !doomed.has(unit) && unit !== "runs/zz-newest/"
+        ? "ignored (test)"
+        : undefined;
+    },
+  });
+  assert.deepEqual(result.applied.map((a) => a.path).sort(), [...doomed].sort());
+  for (const name of names.filter((n) => n !== ".")) {
+    const gone = doomed.has(`runs/${name}/`);
+    assert.equal(await exists(join(root, "runs", name, "f.md")), !gone, name);
+  }
+  const deleted = (await git(root, ["show", "--name-only", "-z", "--format=", "HEAD"]))
+    .split("\0").filter(Boolean).sort();
+  assert.deepEqual(deleted, [...doomed].map((u) => `${u}f.md`).sort());
+  await git(root, ["fsck", "--no-progress", "--strict"]);
+});
+
+Deno.test("apply: a symlink inside a deleted directory that points outside the root — nothing outside is touched", async () => {
+  await using outside = await tempDir();
+  await writeFiles(outside.path, { "precious.txt": "keep me\n", "dir/inner.txt": "me too\n" });
+  await using repo = await fixture();
+  const root = repo.path;
+  await Deno.symlink(join(outside.path, "precious.txt"), join(root, "runs/old-2/link-file"));
+  await Deno.symlink(join(outside.path, "dir"), join(root, "runs/old-2/link-dir"));
+  await git(root, ["add", "runs/old-2"]);
+  await git(root, ["commit", "-q", "-m", "links"], {
+    GIT_COMMITTER_DATE: OLD,
+    GIT_AUTHOR_DATE: OLD,
+  });
+  // An untracked link too, in an untracked unit.
+  await Deno.mkdir(join(root, "runs/untracked"));
+  await Deno.symlink(join(outside.path, "dir"), join(root, "runs/untracked/link"));
+  const past = new Date("2026-11-02T00:00:00Z");
+  await Deno.utime(join(root, "runs/untracked"), past, past);
+
+  const result = await apply(root, { confirm: ["runs/untracked/"] });
+
+  assert.ok(result.applied.some((a) => a.path === "runs/old-2/"));
+  assert.ok(result.applied.some((a) => a.path === "runs/untracked/"));
+  assert.ok(!(await exists(join(root, "runs/old-2"))));
+  assert.ok(!(await exists(join(root, "runs/untracked"))));
+  assert.equal(await Deno.readTextFile(join(outside.path, "precious.txt")), "keep me\n");
+  assert.equal(await Deno.readTextFile(join(outside.path, "dir/inner.txt")), "me too\n");
+});
+
+Deno.test("apply: nothing approved changes nothing and makes no commit", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+  const result = await apply(root, {
+    rules: "rules:\n  - {match: 'docs/*.md', lifetime: temporary}\n",
+  });
+  assert.equal(result.commit, null);
+  assert.deepEqual(result.applied, []);
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+});
+
+Deno.test("apply: a unit holding a file governed by a keep rule is never deleted", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await commitFiles(root, { "runs/old-2/KEEP.md": "precious\n" }, OLD);
+  const result = await apply(root, {
+    rules: RULES + `  - match: "**/KEEP.md"\n    lifetime: keep\n`,
+  });
+  assert.ok(!result.applied.some((a) => a.path === "runs/old-2/"));
+  assert.match(
+    result.kept.find((k) => k.path === "runs/old-2/")!.reason,
+    /contains runs\/old-2\/KEEP\.md, which is governed as runs\/old-2\/KEEP\.md/,
+  );
+  assert.ok(await exists(join(root, "runs/old-2/report.md")));
+});
+
+Deno.test("apply: git processes do not grow with the number of units", async () => {
+  // Counted through a PATH shim that logs each git call.
+  await using shim = await tempDir();
+  const log = join(shim.path, "calls.log");
+  const real = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v git"] }).output()).stdout,
+  ).trim();
+  await Deno.writeTextFile(
+    join(shim.path, "git"),
+    `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`,
+  );
+  await Deno.chmod(join(shim.path, "git"), 0o755);
+  const counts: number[] = [];
+  for (const n of [3, 30]) {
+    await using repo = await tempRepo();
+    const files: Record<string, string> = { ".gitignore": ".dochygiene/\n" };
+    for (let i = 0; i < n; i++) files[`runs/r${String(i).padStart(3, "0")}/a.md`] = `${i}\n`;
+    await commitFiles(repo.path, files, OLD);
+    await Deno.mkdir(join(repo.path, ".dochygiene"));
+    await Deno.writeTextFile(log, "");
+    const path = Deno.env.get("PATH");
+    Deno.env.set("PATH", `${shim.path}:${path}`);
+    try {
+      const result = await apply(repo.path);
+      assert.equal(result.applied.length, n - 1);
+    } finally {
+      Deno.env.set("PATH", path!);
+    }
+    counts.push((await Deno.readTextFile(log)).split("\n").filter(Boolean).length);
+  }
+  assert.equal(counts[0], counts[1], `git calls: ${counts.join(" vs ")}`);
+});
