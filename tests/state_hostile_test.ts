@@ -1,0 +1,243 @@
+// Hostile input for `state.ts`: one clear line with the documented exit code,
+// never a stack trace, never a half-written file, nothing lost.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import {
+  DENO,
+  PACKAGE_DIR,
+  runSeam,
+  type SeamRun,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
+
+const NOW = "2026-11-30T03:36:18.000Z";
+const VALID = await Deno.readTextFile(`${PACKAGE_DIR}/fixtures/reports/valid/full.json`);
+
+function state(args: string[], cwd: string, stdin?: string, flags?: readonly string[]) {
+  return runSeam("state", args, { cwd, env: { DOCHYGIENE_NOW: NOW }, stdin, flags });
+}
+
+function oneLine(run: SeamRun, exit: number, code: string, message: RegExp) {
+  assert.equal(run.code, exit, run.stderr);
+  const lines = run.stderr.split("\n").filter(Boolean);
+  assert.equal(lines.length, 1, run.stderr);
+  assert.match(lines[0], /^dochygiene state: /);
+  assert.match(lines[0], message);
+  assert.ok(!/\n\s+at /.test(run.stderr), "no stack trace");
+  assert.equal(JSON.parse(run.stdout).error.code, code);
+}
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const e of Deno.readDir(dir)) {
+    out[e.name] = e.isFile ? await Deno.readTextFile(join(dir, e.name)) : "<dir>";
+  }
+  return out;
+}
+
+Deno.test("a symlinked .dochygiene pointing outside is refused; nothing is written outside", async () => {
+  await using repo = await tempRepo();
+  await using outside = await tempDir();
+  await Deno.symlink(outside.path, `${repo.path}/.dochygiene`);
+  for (
+    const [args, stdin] of [[["mark-checked"]], [["report"], VALID], [["show"]]] as [
+      string[],
+      string?,
+    ][]
+  ) {
+    oneLine(
+      await state(args, repo.path, stdin),
+      1,
+      "STATE_DIR_SYMLINK",
+      /\.dochygiene is a symlink/,
+    );
+  }
+  const doctor = await state(["doctor"], repo.path);
+  assert.equal(doctor.code, 1);
+  assert.match(doctor.stderr, /is a symlink/);
+  assert.deepEqual(await snapshot(outside.path), {});
+});
+
+Deno.test("a .dochygiene that is a regular file is refused and left as it was", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".dochygiene": "my notes" });
+  oneLine(
+    await state(["mark-checked"], repo.path),
+    1,
+    "STATE_DIR_INVALID",
+    /is not a directory; move it away/,
+  );
+  oneLine(await state(["show"], repo.path), 1, "STATE_DIR_INVALID", /is not a directory/);
+  assert.equal(await Deno.readTextFile(`${repo.path}/.dochygiene`), "my notes");
+});
+
+Deno.test("a state.json that is a directory is refused with the fix, for reads and writes", async () => {
+  await using repo = await tempRepo();
+  await Deno.mkdir(`${repo.path}/.dochygiene/state.json`, { recursive: true });
+  oneLine(
+    await state(["show"], repo.path),
+    1,
+    "STATE_FILE_UNREADABLE",
+    /state\.json is a directory: move it away/,
+  );
+  oneLine(await state(["mark-checked"], repo.path), 1, "STATE_FILE_UNREADABLE", /is a directory/);
+  assert.ok((await Deno.lstat(`${repo.path}/.dochygiene/state.json`)).isDirectory);
+});
+
+Deno.test("a corrupt state.json is kept aside byte for byte before a fresh one is written", async () => {
+  await using repo = await tempRepo();
+  const corrupt = '{"schema_version": 1, "last_check": "not a date", "notes": "keep me"}';
+  await writeFiles(repo.path, { ".dochygiene/state.json": corrupt });
+  const shown = await state(["show"], repo.path);
+  assert.equal(JSON.parse(shown.stdout).state_status, "corrupt");
+  assert.equal(
+    await Deno.readTextFile(`${repo.path}/.dochygiene/state.json`),
+    corrupt,
+    "show never writes",
+  );
+  const r = await state(["mark-checked"], repo.path);
+  assert.equal(r.code, 0, r.stderr);
+  const aside = `${repo.path}/.dochygiene/state.json.corrupt-20261130T033618Z`;
+  assert.equal(JSON.parse(r.stdout).kept_corrupt, aside);
+  assert.equal(await Deno.readTextFile(aside), corrupt);
+  const fresh = JSON.parse(await Deno.readTextFile(`${repo.path}/.dochygiene/state.json`));
+  assert.equal(fresh.last_check, NOW);
+});
+
+Deno.test("an invalid report exits 2 naming the JSON path; the previous pair is untouched byte for byte", async () => {
+  await using repo = await tempRepo();
+  const first = await runSeam("state", ["report"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: "2026-11-01T00:00:00.000Z" },
+    stdin: VALID,
+  });
+  assert.equal(first.code, 0, first.stderr);
+  const before = await snapshot(`${repo.path}/.dochygiene`);
+  const bad = JSON.parse(VALID);
+  bad.entries[3].safety_tier = "sometimes";
+  oneLine(
+    await state(["report"], repo.path, JSON.stringify(bad)),
+    2,
+    "INVALID_REPORT",
+    /entries\[3\]\.safety_tier: must be one of auto, confirm, never/,
+  );
+  for (const text of ["", "not json", "[]", '{"schema_version": 1}']) {
+    oneLine(await state(["report"], repo.path, text), 2, "INVALID_REPORT", /report/);
+  }
+  assert.deepEqual(await snapshot(`${repo.path}/.dochygiene`), before);
+});
+
+Deno.test("an invalid report in a fresh repository creates nothing", async () => {
+  await using repo = await tempRepo();
+  const r = await state(["report"], repo.path, '{"schema_version": 1, "entries": "x"}');
+  assert.equal(r.code, 2);
+  assert.deepEqual(Object.keys(await snapshot(repo.path)), [".git"]);
+});
+
+Deno.test("a huge stdin fails fast with exit 2 once it passes the cap", async () => {
+  await using repo = await tempRepo();
+  const child = new Deno.Command(DENO, {
+    args: [
+      "run",
+      "--quiet",
+      `--config=${PACKAGE_DIR}/deno.json`,
+      ...PERMISSION_FLAGS.state,
+      `${PACKAGE_DIR}/state.ts`,
+      "report",
+    ],
+    cwd: repo.path,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const chunk = new TextEncoder().encode(" ".repeat(1024 * 1024));
+  // Up to 64 MiB; the child must stop reading after 16 MiB and exit, breaking the pipe.
+  for (let i = 0; i < 64; i++) {
+    if (!(await writer.write(chunk).then(() => true, () => false))) break;
+  }
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 2, stderr);
+  assert.match(
+    stderr,
+    /^dochygiene state: the report on stdin is larger than 16777216 bytes; shorten it\n$/,
+  );
+});
+
+Deno.test("a --file over the cap is refused without reading it all", async () => {
+  await using repo = await tempRepo();
+  const f = await Deno.open(`${repo.path}/big.json`, { write: true, create: true });
+  await f.truncate(50 * 1024 * 1024);
+  f.close();
+  oneLine(
+    await state(["report", "--file", "big.json"], repo.path),
+    2,
+    "INVALID_REPORT",
+    /larger than 16777216 bytes/,
+  );
+});
+
+Deno.test("a malformed .dochygiene.yml is exit 2 naming the key", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".dochygiene.yml":
+      "rules:\n  - match: docs/*.md\n    lifetime: temporary\n    max_age_days: -1\n",
+  });
+  oneLine(
+    await state(["show"], repo.path),
+    2,
+    "INVALID_CONFIG",
+    /\.dochygiene\.yml: rules\[0\]\.max_age_days: must be a number >= 0/,
+  );
+  await writeFiles(repo.path, { ".dochygiene.yml": "threshold_days: [\n" });
+  oneLine(
+    await state(["show"], repo.path),
+    2,
+    "INVALID_CONFIG",
+    /\.dochygiene\.yml: is not valid YAML/,
+  );
+});
+
+Deno.test("a bad DOCHYGIENE_NOW is exit 2", async () => {
+  await using repo = await tempRepo();
+  const r = await runSeam("state", ["show"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: "tomorrow" },
+  });
+  oneLine(r, 2, "BAD_CLOCK", /DOCHYGIENE_NOW="tomorrow" is not an ISO-8601 date/);
+});
+
+Deno.test("an unreadable state directory is one clear line, not a crash", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".dochygiene/state.json": '{"schema_version": 1}' });
+  // Technique 1, any user: Deno's sandbox denies the read.
+  const denied = await state(["show"], repo.path, undefined, [
+    ...PERMISSION_FLAGS.state,
+    "--deny-read=.dochygiene",
+  ]);
+  oneLine(denied, 1, "STATE_DIR_INVALID", /cannot inspect .*\.dochygiene/);
+  // Technique 2, file modes: root reads through chmod 000, so only assert when the mode blocks us.
+  await Deno.chmod(`${repo.path}/.dochygiene`, 0o000);
+  try {
+    const blocked = await Deno.readTextFile(`${repo.path}/.dochygiene/state.json`).then(
+      () => false,
+      () => true,
+    );
+    const r = await state(["show"], repo.path);
+    if (blocked) oneLine(r, 1, "STATE_FILE_UNREADABLE", /state\.json cannot be read/);
+    else {assert.equal(
+        r.code,
+        0,
+        "running as root: the mode does not block reads, show must still work",
+      );}
+  } finally {
+    await Deno.chmod(`${repo.path}/.dochygiene`, 0o755);
+  }
+});
