@@ -1,0 +1,167 @@
+/**
+ * Per-document text analysis for the scanner: everything that can be known
+ * from one document's text and path alone.
+ *
+ * @module
+ */
+
+import { type DocLink, extractLinks } from "./extract_links.ts";
+import { headingAnchors } from "./github_slug.ts";
+import { isAppendOnly } from "./is_append_only.ts";
+import { type MarkdownDoc, parseMarkdown, scanBlock } from "./parse_markdown.ts";
+
+/** What {@linkcode analyzeDoc} learns from one document. */
+export interface DocAnalysis {
+  /** The YAML frontmatter mapping; `undefined` when absent or malformed. */
+  frontmatter: Record<string, unknown> | undefined;
+  /** The frontmatter's `hygiene:` value, when it is `frozen` or `append-only`. */
+  hygiene: "frozen" | "append-only" | undefined;
+  /** `hygiene: append-only`, or the dated-log heuristic of {@linkcode isAppendOnly}. */
+  appendOnly: boolean;
+  /** Every link (see {@linkcode extractLinks}). */
+  links: DocLink[];
+  /** Heading slugs and explicit HTML anchors (see {@linkcode headingAnchors}). */
+  anchors: Set<string>;
+  /** Inline-code spans that are repo-relative file paths (see {@linkcode inlineCodePath}). */
+  inlinePaths: { line: number; path: string }[];
+  /** Task-list items outside code; `undefined` when there are none. */
+  checkboxes: { done: number; open: number } | undefined;
+  /** Frontmatter `status:`, or else a leading `Status:` line (see {@linkcode analyzeDoc}). */
+  status: string | undefined;
+}
+
+/** How many body lines a `Status:` line may come after and still be "leading". */
+export const STATUS_WINDOW = 20;
+
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const NOT_PATH_CHARS = /[\s*?[\]{}!<>|$%^&=,;'"`\\()#~]/;
+const LINE_SUFFIX = /:\d+(?::\d+)?$/;
+const EXTENSION = /[^/.]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$/;
+const HOSTNAME =
+  /^(?:[A-Za-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|info|me|sh|rs|so|xyz|cloud|page|site|tech)$/i;
+const STATUS_LINE = /^(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(.*)$/i;
+
+/**
+ * Analyses one document's text. `path` is root-relative with `/`; it feeds
+ * only the append-only heuristic's file-name tie-breaker.
+ *
+ * `status` is the frontmatter's `status:` (a string, number or boolean, as
+ * text) or else the first line reading `Status: value` (also `**Status:**
+ * value`, `**Status**: value`, in a list item or blockquote) that is within
+ * the first {@linkcode STATUS_WINDOW} lines of the body and before the first
+ * heading of level 2 or deeper, outside code. Emphasis and code markers around
+ * the value are removed; values are cut at 200 characters.
+ *
+ * @example
+ * ```ts
+ * import { analyzeDoc } from "./analyze_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const a = analyzeDoc(
+ *   "# Plan\n\nStatus: **draft**\n\n- [x] write `lib/a.ts`\n- [ ] test [it](#plan)\n",
+ *   "docs/plan.md",
+ * );
+ * assert.equal(a.status, "draft");
+ * assert.deepEqual(a.checkboxes, { done: 1, open: 1 });
+ * assert.deepEqual(a.inlinePaths, [{ line: 5, path: "lib/a.ts" }]);
+ * assert.deepEqual(a.links, [{ line: 6, target: "#plan", kind: "inline" }]);
+ * assert.ok(a.anchors.has("plan"));
+ * assert.equal(a.appendOnly, false);
+ * ```
+ */
+export function analyzeDoc(text: string, path: string): DocAnalysis {
+  const doc = parseMarkdown(text);
+  const frontmatter = doc.frontmatter.data;
+  const hygiene = _hygiene(frontmatter?.hygiene);
+  const inlinePaths: { line: number; path: string }[] = [];
+  let done = 0;
+  let open = 0;
+  for (const block of doc.blocks) {
+    if (block.task === "done") done++;
+    if (block.task === "open") open++;
+    if (block.kind === "html") continue;
+    const scan = scanBlock(block, doc);
+    for (const code of scan.codeSpans) {
+      const p = inlineCodePath(code.content);
+      if (p !== undefined) inlinePaths.push({ line: scan.lineOf(code.offset), path: p });
+    }
+  }
+  return {
+    frontmatter,
+    hygiene,
+    appendOnly: isAppendOnly(path, doc, hygiene),
+    links: extractLinks(doc),
+    anchors: headingAnchors(doc),
+    inlinePaths,
+    checkboxes: done + open > 0 ? { done, open } : undefined,
+    status: _frontmatterStatus(frontmatter?.status) ?? _leadingStatus(doc),
+  };
+}
+
+/**
+ * The repo-relative file path an inline-code span names, or `undefined`.
+ * A path has a `/`, a last segment with an extension (containing a letter),
+ * no whitespace, scheme (`https:`, `node:`), glob or shell characters
+ * (`* ? [ ] { } ! < > | $ % ^ & = , ; ' " \ ( ) # ~`), no empty, `.` or `..`
+ * segments, does not start with `/` or end with `/`, and does not start with
+ * a host name (`github.com/…`). A leading `./` and a trailing `:line[:col]`
+ * are removed.
+ *
+ * @example
+ * ```ts
+ * import { inlineCodePath } from "./analyze_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(inlineCodePath("./src/main.ts:12"), "src/main.ts");
+ * assert.equal(inlineCodePath(".github/workflows/ci.yml"), ".github/workflows/ci.yml");
+ * assert.equal(inlineCodePath("docs/*.md"), undefined);
+ * assert.equal(inlineCodePath("https://x.dev/a.md"), undefined);
+ * assert.equal(inlineCodePath("github.com/o/r/a.md"), undefined);
+ * assert.equal(inlineCodePath("npm install"), undefined);
+ * ```
+ */
+export function inlineCodePath(code: string): string | undefined {
+  let p = code.trim();
+  if (p.length > 512 || SCHEME.test(p) || NOT_PATH_CHARS.test(p)) return undefined;
+  p = p.replace(LINE_SUFFIX, "");
+  while (p.startsWith("./")) p = p.slice(2);
+  if (!p.includes("/") || p.startsWith("/") || p.endsWith("/") || p.includes(":")) return undefined;
+  const segments = p.split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) return undefined;
+  if (HOSTNAME.test(segments[0]) || !EXTENSION.test(segments.at(-1)!)) return undefined;
+  return p;
+}
+
+function _hygiene(value: unknown): DocAnalysis["hygiene"] {
+  if (typeof value !== "string") return undefined;
+  const v = value.trim().toLowerCase();
+  return v === "frozen" || v === "append-only" ? v : undefined;
+}
+
+function _frontmatterStatus(value: unknown): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
+    return undefined;
+  }
+  return _cleanStatus(String(value));
+}
+
+function _leadingStatus(doc: MarkdownDoc): string | undefined {
+  const last = doc.frontmatter.bodyStart + STATUS_WINDOW;
+  for (const block of doc.blocks) {
+    if (block.line > last || (block.kind === "heading" && block.level! >= 2)) return undefined;
+    if (block.kind !== "paragraph") continue;
+    for (let k = 0; k < block.lines.length && block.line + k <= last; k++) {
+      const line = block.lines[k];
+      if (line.length > 1000) continue;
+      const m = STATUS_LINE.exec(line.trim());
+      const value = m ? _cleanStatus(m[1]) : undefined;
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+function _cleanStatus(raw: string): string | undefined {
+  const v = raw.trim().replace(/^[*_`\s]+|[*_`\s]+$/g, "").slice(0, 200).trim();
+  return v === "" ? undefined : v;
+}

@@ -1,0 +1,387 @@
+/**
+ * A linear, line-based Markdown block scanner: just enough CommonMark/GFM
+ * structure to know which text is prose (where links, code spans and task
+ * items live), which is a heading, which is raw HTML, and which is code.
+ *
+ * @module
+ */
+
+import { type Frontmatter, parseFrontmatter } from "./parse_frontmatter.ts";
+import { type InlineScan, normalizeLabel, scanHtml, scanInline } from "./scan_inline.ts";
+
+/** A block of a Markdown document, with container markers stripped. */
+export interface MarkdownBlock {
+  /** `paragraph` (prose, tables, list item text), `heading`, or raw `html`. */
+  kind: "paragraph" | "heading" | "html";
+  /** 1-based line number of `lines[0]`. */
+  line: number;
+  /** Content lines: blockquote markers, list markers and indentation removed. */
+  lines: string[];
+  /** Heading level 1–6 (headings only). */
+  level?: number;
+  /** Task-list state, for a paragraph that starts a `- [ ]` / `- [x]` item. */
+  task?: "done" | "open";
+  /** Whether the paragraph starts a list item. */
+  listItem?: boolean;
+}
+
+/** A link reference definition `[label]: destination`. */
+export interface LinkDefinition {
+  /** 1-based line of the definition. */
+  line: number;
+  /** The label, normalised (trimmed, whitespace collapsed, lower case). */
+  label: string;
+  /** The destination as written, without `<` `>`. */
+  destination: string;
+}
+
+/** A parsed document: frontmatter, blocks in order, reference definitions. */
+export interface MarkdownDoc {
+  /** The frontmatter (see {@linkcode parseFrontmatter}). */
+  frontmatter: Frontmatter;
+  /** Prose, heading and HTML blocks in document order (code is left out). */
+  blocks: MarkdownBlock[];
+  /** Reference definitions in document order. */
+  definitions: LinkDefinition[];
+  /** Normalised labels of all definitions. */
+  labels: Set<string>;
+}
+
+const QUOTE_MARKER = /^ {0,3}> ?/;
+const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
+const ATX = /^(#{1,6})(?:[ \t]|$)/;
+const SETEXT = /^(?:=+|-+)[ \t]*$/;
+const LIST_MARKER = /^([-*+]|(\d{1,9})[.)])(?:([ \t]+)|$)/;
+const TASK = /^\[([ xX])\](?:[ \t]+|$)/;
+const HTML_BLOCK_TAGS = "address|article|aside|base|basefont|blockquote|body|caption|center|col|" +
+  "colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|" +
+  "frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|" +
+  "ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|" +
+  "track|ul";
+const ATTRIBUTE = String
+  .raw`\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>\x60]+|'[^']*'|"[^"]*"))?`;
+// CommonMark's seven HTML block start conditions: [start, end ("blank" = a blank line), can
+// interrupt a paragraph].
+const HTML_STARTS: [RegExp, RegExp | "blank", boolean][] = [
+  [/^<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i, true],
+  [/^<!--/, /-->/, true],
+  [/^<\?/, /\?>/, true],
+  [/^<!\[CDATA\[/, /\]\]>/, true],
+  [/^<![A-Za-z]/, />/, true],
+  [new RegExp(`^</?(?:${HTML_BLOCK_TAGS})(?:[\\s>]|/>|$)`, "i"), "blank", true],
+  [
+    new RegExp(
+      String
+        .raw`^(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*\s*/?>|</[A-Za-z][A-Za-z0-9-]*\s*>)\s*$`,
+    ),
+    "blank",
+    false,
+  ],
+];
+const DEFINITION_LABEL = /^ {0,3}\[((?:[^\\[\]]|\\.){1,999})\]:/;
+
+/**
+ * Splits a Markdown document into the blocks that matter for hygiene signals,
+ * in one linear pass. Fenced code (``` and ~~~, at any indentation, inside
+ * lists and blockquotes; unclosed fences run to the end), indented code and
+ * the frontmatter are left out. HTML blocks follow CommonMark's start and end
+ * conditions. Reference definitions at the start of a paragraph are taken out
+ * of it into `definitions`.
+ *
+ * @example
+ * ```ts
+ * import { parseMarkdown } from "./parse_markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseMarkdown("# Title\n\n~~~\n[x](y)\n~~~\n- [x] done\n\n[a]: ./a.md\n");
+ * assert.deepEqual(doc.blocks.map((b) => b.kind), ["heading", "paragraph"]);
+ * assert.equal(doc.blocks[1].task, "done");
+ * assert.deepEqual(doc.definitions, [{ line: 8, label: "a", destination: "./a.md" }]);
+ * ```
+ */
+export function parseMarkdown(text: string): MarkdownDoc {
+  const frontmatter = parseFrontmatter(text);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = text.split(/\r\n|\r|\n/);
+  const blocks: MarkdownBlock[] = [];
+  const definitions: LinkDefinition[] = [];
+  let fence: { char: string; length: number } | undefined;
+  let html: { block: MarkdownBlock; end: RegExp | "blank" } | undefined;
+  let para: MarkdownBlock | undefined;
+  let listIndent = -1;
+  let blankBefore = true;
+
+  const flush = () => {
+    if (para) _takeDefinitions(para, definitions) && blocks.push(para);
+    para = undefined;
+  };
+
+  lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
+    let s = lines[i];
+    for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) s = s.slice(m[0].length);
+    if (fence) {
+      if (_closesFence(s, fence)) fence = undefined;
+      continue;
+    }
+    const { width: indent, chars } = _indentation(s);
+    const blank = chars === s.length;
+    if (html) {
+      if (html.end === "blank") {
+        if (!blank) {
+          html.block.lines.push(s);
+          continue;
+        }
+        html = undefined;
+      } else {
+        html.block.lines.push(s);
+        if (html.end.test(s)) html = undefined;
+        continue;
+      }
+    }
+    if (blank) {
+      flush();
+      blankBefore = true;
+      continue;
+    }
+    let content = s.slice(chars);
+    if (listIndent >= 0 && blankBefore && indent < listIndent && !LIST_MARKER.test(content)) {
+      listIndent = -1;
+    }
+    const wasBlank = blankBefore;
+    blankBefore = false;
+    if (!para && indent >= Math.max(listIndent, 0) + 4) continue; // indented code
+    let listItem = false;
+    let task: "done" | "open" | undefined;
+    let column = indent;
+    for (;;) {
+      const f = FENCE_OPEN.exec(content);
+      if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
+        flush();
+        fence = { char: f[1][0], length: f[1].length };
+        continue lineLoop;
+      }
+      if (ATX.test(content)) {
+        flush();
+        blocks.push({
+          kind: "heading",
+          line: i + 1,
+          lines: [_atxText(content)],
+          level: _atxLevel(content),
+        });
+        continue lineLoop;
+      }
+      if (para && !listItem && SETEXT.test(content)) {
+        if (!(para.listItem && indent < listIndent)) {
+          const heading: MarkdownBlock = {
+            ...para,
+            kind: "heading",
+            level: content[0] === "=" ? 1 : 2,
+          };
+          delete heading.task;
+          delete heading.listItem;
+          para = undefined;
+          if (_takeDefinitions(heading, definitions)) blocks.push(heading);
+          continue lineLoop;
+        }
+        if (content[0] === "-") {
+          flush();
+          continue lineLoop;
+        }
+      }
+      if (listItem || indent - Math.max(listIndent, 0) < 4) {
+        const start = HTML_STARTS.find(([re, , interrupts]) =>
+          (interrupts || !para) && re.test(content)
+        );
+        if (start) {
+          flush();
+          const block: MarkdownBlock = { kind: "html", line: i + 1, lines: [content] };
+          blocks.push(block);
+          const end = start[1];
+          if (end === "blank" || !end.test(content.slice(2))) html = { block, end };
+          continue lineLoop;
+        }
+      }
+      if (_isThematicBreak(content)) {
+        flush();
+        continue lineLoop;
+      }
+      const li = LIST_MARKER.exec(content);
+      if (li) {
+        const rest = content.slice(li[0].length);
+        const inList = listItem || !para || para.listItem || wasBlank;
+        if (inList || (rest.trim() !== "" && (li[2] === undefined || li[2] === "1"))) {
+          flush();
+          listItem = true;
+          const spaces = li[3]?.length ?? 0;
+          column += li[1].length + (spaces >= 1 && spaces <= 4 ? spaces : 1);
+          listIndent = column;
+          content = rest;
+          const t = TASK.exec(content);
+          if (t && task === undefined) {
+            task = t[1] === " " ? "open" : "done";
+            content = content.slice(t[0].length);
+          }
+          if (content.trim() === "") {
+            if (task) blocks.push({ kind: "paragraph", line: i + 1, lines: [""], task, listItem });
+            continue lineLoop;
+          }
+          continue;
+        }
+      }
+      break;
+    }
+    if (!para) {
+      para = { kind: "paragraph", line: i + 1, lines: [] };
+      if (listItem) para.listItem = true;
+      if (task) para.task = task;
+    }
+    para.lines.push(content);
+  }
+  flush();
+  return { frontmatter, blocks, definitions, labels: new Set(definitions.map((d) => d.label)) };
+}
+
+/** A block's inline content, scanned once (see {@linkcode scanBlock}). */
+export interface BlockScan extends InlineScan {
+  /** Maps an offset in the block's joined lines to a 1-based line number. */
+  lineOf: (offset: number) => number;
+}
+
+const _scans = new WeakMap<MarkdownBlock, BlockScan>();
+
+/**
+ * Scans a block's inline content once and remembers the result: links, code
+ * spans and tags for prose; tags only for HTML blocks; headings also get
+ * their plain text.
+ *
+ * @example
+ * ```ts
+ * import { parseMarkdown, scanBlock } from "./parse_markdown.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const doc = parseMarkdown("# A `b`\n\ntext\n[x](y.md)\n");
+ * assert.equal(scanBlock(doc.blocks[0], doc).text, "A b");
+ * const scan = scanBlock(doc.blocks[1], doc);
+ * assert.equal(scan.lineOf(scan.links[0].offset), 4);
+ * ```
+ */
+export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
+  const cached = _scans.get(block);
+  if (cached) return cached;
+  const src = block.lines.join("\n");
+  const inline: InlineScan = block.kind === "html"
+    ? { links: [], codeSpans: [], tags: scanHtml(src) }
+    : scanInline(src, { text: block.kind === "heading", labels: doc.labels });
+  const scan: BlockScan = { ...inline, lineOf: _lineLocator(src, block.line) };
+  _scans.set(block, scan);
+  return scan;
+}
+
+// Maps an offset in `src` to a 1-based line, given the line of `src`'s start.
+function _lineLocator(src: string, firstLine: number): (offset: number) => number {
+  let breaks: number[] | undefined;
+  return (offset) => {
+    if (!breaks) {
+      breaks = [];
+      for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) breaks.push(i);
+    }
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return firstLine + lo;
+  };
+}
+
+function _indentation(s: string): { width: number; chars: number } {
+  let width = 0;
+  let chars = 0;
+  for (; chars < s.length; chars++) {
+    const c = s.charCodeAt(chars);
+    if (c === 0x20) width++;
+    else if (c === 0x09) width += 4 - (width % 4);
+    else break;
+  }
+  return { width, chars };
+}
+
+function _closesFence(s: string, fence: { char: string; length: number }): boolean {
+  const t = s.trim();
+  if (t.length < fence.length) return false;
+  for (let i = 0; i < t.length; i++) if (t[i] !== fence.char) return false;
+  return true;
+}
+
+function _isThematicBreak(s: string): boolean {
+  const c = s[0];
+  if (c !== "-" && c !== "*" && c !== "_") return false;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === c) count++;
+    else if (ch !== " " && ch !== "\t") return false;
+  }
+  return count >= 3;
+}
+
+function _atxLevel(s: string): number {
+  let level = 0;
+  while (s[level] === "#") level++;
+  return level;
+}
+
+function _atxText(s: string): string {
+  let t = s.slice(_atxLevel(s)).trim();
+  // A closing sequence of `#`s is dropped when it is preceded by a space (or is all there is).
+  let end = t.length;
+  while (end > 0 && t[end - 1] === "#") end--;
+  if (end === 0) return "";
+  if (end < t.length && (t[end - 1] === " " || t[end - 1] === "\t")) t = t.slice(0, end).trimEnd();
+  return t;
+}
+
+// Moves leading reference definitions out of a paragraph or setext heading;
+// false when nothing is left of the block.
+function _takeDefinitions(block: MarkdownBlock, into: LinkDefinition[]): boolean {
+  let taken = 0;
+  while (taken < block.lines.length) {
+    const line = block.lines[taken];
+    const m = DEFINITION_LABEL.exec(line);
+    if (!m || m[1].trim() === "" || m[1].startsWith("^")) break; // `[^x]:` is a footnote
+    let rest = line.slice(m[0].length).trim();
+    let used = 1;
+    if (rest === "" && taken + 1 < block.lines.length) {
+      rest = block.lines[taken + 1].trim();
+      used = 2;
+    }
+    const destination = _definitionDestination(rest);
+    if (destination === undefined) break;
+    into.push({ line: block.line + taken, label: normalizeLabel(m[1]), destination });
+    taken += used;
+  }
+  if (taken === 0) return true;
+  block.lines = block.lines.slice(taken);
+  block.line += taken;
+  delete block.task;
+  return block.lines.length > 0;
+}
+
+// The destination of a definition line's rest, when the rest is a valid
+// destination optionally followed by whitespace and a title.
+function _definitionDestination(rest: string): string | undefined {
+  if (rest.startsWith("<")) {
+    const close = rest.indexOf(">");
+    if (close < 0 || rest.slice(1, close).includes("<")) return undefined;
+    const after = rest.slice(close + 1);
+    if (after !== "" && !/^[ \t]+["'(]/.test(after)) return undefined;
+    return rest.slice(1, close);
+  }
+  const m = /^\S+/.exec(rest);
+  if (!m) return undefined;
+  const after = rest.slice(m[0].length);
+  if (after !== "" && !/^[ \t]+["'(]/.test(after)) return undefined;
+  return m[0];
+}
