@@ -1,10 +1,362 @@
 /**
- * `prune.ts` — not implemented yet.
+ * `prune.ts` — lifecycle deletion. Applies the rulebook of `.dochygiene.yml`
+ * (keep / temporary / delete-once-served) with the tier matrix (auto /
+ * confirm / never). Dry run by default; `--yes` deletes through git and
+ * records the tracked deletions in ONE commit. Run it from the project root:
+ *
+ * ```sh
+ * deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git prune.ts
+ * ```
  *
  * @module
  */
 
-if (import.meta.main) {
-  console.error("dochygiene prune: not implemented yet");
-  Deno.exit(1);
+import { join } from "node:path";
+import { analyzeDoc } from "./lib/analyze_doc.ts";
+import { applyPrune } from "./lib/apply_prune.ts";
+import type { Clock } from "./lib/clock.ts";
+import { collectUnits, type UnitCollection } from "./lib/collect_units.ts";
+import { DochygieneError } from "./lib/dochygiene_error.ts";
+import { findDangling } from "./lib/find_dangling.ts";
+import { findReportPair } from "./lib/find_report_pair.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config, loadConfig } from "./lib/load_config.ts";
+import { loadIgnore } from "./lib/load_ignore.ts";
+import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
+import { resolveLink } from "./lib/resolve_link.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { readDoc, scanRepository } from "./lib/scan_repository.ts";
+import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
+import { readState, updateState } from "./lib/state_file.ts";
+import { parseReport } from "./lib/validate_report.ts";
+
+const USAGE = `usage: prune.ts [options]
+
+Applies the lifecycle rules of .dochygiene.yml. Dry run by default: prints the plan
+(what goes and why, what stays, what needs a confirmation) and changes nothing.
+Run it from the project root with:
+  deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git prune.ts
+
+options:
+  --yes               apply: delete the auto tier and every confirmed entry through git,
+                      tracked ones in ONE commit; on a terminal, asks y/N for each other
+                      entry that needs a confirmation
+  --confirm PATH      confirm one entry of the confirm tier (repeatable)
+  --extracted PATH    acknowledge that an extract: true entry's durable content was
+                      distilled (ADR, CLAUDE.md, docs/ or /os-vault:write) (repeatable)
+  --from-report FILE  the check skill's report (served_when judgments); default: the
+                      current report pair in .dochygiene/
+  --root DIR          start directory for root resolution (default: the current directory)
+  --format json|text  json: the plan/result JSON; text: a table (default: json when
+                      stdout is not a terminal)
+  -h, --help          print this help
+  --version           print the version
+
+exit codes: 0 success, 1 could not do the job (git failed or busy, lock held, no
+permission, a failed deletion was restored), 2 usage or input error (unknown flag,
+invalid .dochygiene.yml or report)
+`;
+
+/**
+ * Runs `prune.ts` with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./prune.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await main(["--version"]), 0);
+ * ```
+ */
+export function main(args: string[]): Promise<number> {
+  return runSeam(
+    {
+      name: "prune",
+      usage: USAGE,
+      options: {
+        yes: { type: "boolean" },
+        confirm: { type: "string", multiple: true },
+        extracted: { type: "string", multiple: true },
+        "from-report": { type: "string" },
+      },
+    },
+    args,
+    _run,
+  );
 }
+
+/** Options of {@linkcode planFromDisk}. */
+export interface PlanFromDiskOptions {
+  /** Absolute project root (holds `.git`). */
+  root: string;
+  /** The config. */
+  config: Config;
+  /** The clock. */
+  clock: Clock;
+  /** `served_when` judgments by path. */
+  judgments: ReadonlyMap<string, Judgment>;
+  /** `--confirm` paths. */
+  confirm: ReadonlySet<string>;
+  /** `--extracted` paths. */
+  extracted: ReadonlySet<string>;
+  /** `clock_watermark` of the state file. */
+  watermark: string | null;
+  /** `dry-run` or `apply`. */
+  mode: "dry-run" | "apply";
+}
+
+/**
+ * Reads the facts (the scanner's exclusions, `.dochygiene-ignore`, git's
+ * listing, status and history) and plans. Protected: any path with a
+ * component in `excluded_dirs` (`.git`, `.dochygiene` always), matched by
+ * `.dochygiene-ignore`, or a frozen or append-only doc.
+ *
+ * @example
+ * ```ts
+ * import { planFromDisk } from "./prune.ts";
+ * import { defaultConfig } from "./lib/load_config.ts";
+ * import { systemClock } from "./lib/clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await new Deno.Command("git", { args: ["init", "-q"], cwd: root }).output();
+ * const { plan } = await planFromDisk({
+ *   root, config: defaultConfig(), clock: systemClock, judgments: new Map(),
+ *   confirm: new Set(), extracted: new Set(), watermark: null, mode: "dry-run",
+ * });
+ * assert.deepEqual(plan.candidates, []);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function planFromDisk(
+  options: PlanFromDiskOptions,
+): Promise<{ plan: Plan; collection: UnitCollection; docs: string[] }> {
+  const { root, config } = options;
+  const [ignored, scan] = await Promise.all([
+    loadIgnore(root),
+    scanRepository({ root, config, clock: options.clock }),
+  ]);
+  const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
+  const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
+  const protect = (path: string): string | undefined => {
+    const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
+    if (dir !== undefined) return `excluded dir ${dir}`;
+    if (ignored(path)) return ".dochygiene-ignore";
+    const reason = excluded.get(path);
+    if (reason === "frozen") return "frozen";
+    if (reason === "append_only") return "append-only";
+    return undefined;
+  };
+  const collection = await collectUnits(root, { rules: config.rules, protect });
+  const plan = planPrune({
+    units: collection.units,
+    existing: collection.existing,
+    judgments: options.judgments,
+    confirm: options.confirm,
+    extracted: options.extracted,
+    now: options.clock.now(),
+    watermark: options.watermark,
+    mode: options.mode,
+  });
+  plan.warnings.push(...collection.warnings);
+  return { plan, collection, docs: scan.artifact.shortlist };
+}
+
+async function _run(ctx: SeamContext): Promise<SeamResult> {
+  const { root, clock } = ctx;
+  const config = await loadConfig(root);
+  const apply = ctx.values.yes === true;
+  const paths = (key: string) =>
+    new Set(
+      ((ctx.values[key] as string[] | undefined) ?? []).map((p) => p.replace(/^(\.\/)+/, "")),
+    );
+  const confirm = paths("confirm");
+  const extracted = paths("extracted");
+  if (config.rules.length === 0) {
+    const plan = planPrune({
+      units: [],
+      existing: { sorted: [] },
+      judgments: new Map(),
+      confirm: new Set(),
+      extracted: new Set(),
+      now: clock.now(),
+      watermark: null,
+      mode: apply ? "apply" : "dry-run",
+    });
+    plan.warnings.push("nothing is managed: .dochygiene.yml has no rules");
+    return {
+      json: plan,
+      text: "nothing is managed: .dochygiene.yml has no rules (see README, prune)",
+    };
+  }
+  if (!(await _isRepository(root))) {
+    throw new DochygieneError(
+      "NOT_A_REPOSITORY",
+      `${root} is not a git repository; prune only deletes what git can give back: run it inside one`,
+    );
+  }
+  const stateDir = await resolveStateDir(root);
+  if (apply) {
+    assertWritePermission(stateDir, root);
+    await ensureStateDir(root);
+  }
+  const judgments = await _judgments(ctx.values["from-report"] as string | undefined, stateDir);
+  const watermark = (await readState(stateDir).catch(() => undefined))?.state.clock_watermark ??
+    null;
+  const facts = (mode: "dry-run" | "apply") =>
+    planFromDisk({ root, config, clock, judgments, confirm, extracted, watermark, mode });
+
+  let plan: Plan;
+  let docs: string[];
+  if (!apply) {
+    ({ plan, docs } = await facts("dry-run"));
+    plan.dangling = await _dangling(root, docs, plan.candidates.map((c) => c.path));
+  } else {
+    if (Deno.stdin.isTerminal()) {
+      const draft = (await facts("dry-run")).plan;
+      for (const c of draft.candidates) {
+        if (c.needs === `--confirm ${c.path}` && await _ask(`delete ${c.path} (${c.reason})?`)) {
+          confirm.add(c.path);
+        }
+      }
+    }
+    docs = [];
+    plan = await applyPrune({
+      root,
+      stateDir,
+      replan: async () => {
+        const fresh = await facts("apply");
+        docs = fresh.docs;
+        return fresh;
+      },
+    });
+    plan.dangling = await _dangling(root, docs, plan.applied.map((a) => a.path));
+    const now = clock.now().toISOString();
+    await updateState(stateDir, (s) => ({
+      ...s,
+      last_prune: now,
+      clock_watermark: s.clock_watermark !== null && s.clock_watermark > now
+        ? s.clock_watermark
+        : now,
+    }), { clock });
+  }
+  return { json: plan, text: _text(plan, approvedCandidates(plan).length) };
+}
+
+async function _isRepository(root: string): Promise<boolean> {
+  try {
+    await Deno.lstat(join(root, ".git"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `served_when` judgments from `--from-report FILE` or the current report pair. */
+async function _judgments(
+  file: string | undefined,
+  stateDir: string,
+): Promise<Map<string, Judgment>> {
+  const path = file ?? (await findReportPair(stateDir))?.json;
+  if (path === undefined) return new Map();
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    throw new DochygieneError(
+      "INVALID_REPORT",
+      `cannot read the report ${path} (${
+        err instanceof Error ? err.message : err
+      }); name an existing report with --from-report`,
+      2,
+    );
+  }
+  const report = parseReport(text);
+  return new Map(report.entries.map((e) => [e.path, {
+    op_type: e.op_type,
+    rationale: e.rationale,
+    extract_to: e.extract_to,
+  }]));
+}
+
+/** Links of the surviving shortlisted docs into `deleted`. */
+async function _dangling(root: string, docs: string[], deleted: string[]) {
+  if (deleted.length === 0) return [];
+  const links = new Map<string, { line: number; target: string }[]>();
+  await Promise.all(docs.map(async (path) => {
+    const read = await readDoc(root, path);
+    if (typeof read !== "string" && read.kind === "text") {
+      links.set(path, analyzeDoc(read.text, path).links);
+    }
+  }));
+  return findDangling(links, deleted, resolveLink);
+}
+
+/** Asks y/N on the terminal (stderr), reading one line from stdin. */
+async function _ask(question: string): Promise<boolean> {
+  await Deno.stderr.write(new TextEncoder().encode(`${question} [y/N] `));
+  const buf = new Uint8Array(1);
+  let answer = "";
+  while ((await Deno.stdin.read(buf)) === 1 && buf[0] !== 0x0a) {
+    answer += String.fromCharCode(buf[0]);
+  }
+  return /^y(es)?$/i.test(answer.trim());
+}
+
+function _text(plan: Plan, approved: number): string {
+  const out: string[] = [];
+  const row = (a: string, b: string) => `  ${a.padEnd(40)} ${b}`;
+  const show = (p: string) => (/[\p{Cc}]/u.test(p) ? JSON.stringify(p) : p);
+  out.push(
+    plan.mode === "dry-run"
+      ? `dochygiene prune — dry run, nothing changed (now ${plan.clock.now})`
+      : `dochygiene prune — applied (now ${plan.clock.now})`,
+  );
+  if (plan.clock.backward) {
+    out.push(
+      `clock reads earlier than the watermark ${plan.clock.watermark}: age-based deletion deferred`,
+    );
+  }
+  const auto = plan.candidates.filter((c) => c.needs === null);
+  const pending = plan.candidates.filter((c) => c.needs !== null);
+  if (plan.mode === "dry-run") {
+    out.push("", `Goes with --yes (${auto.length}):`);
+    for (const c of auto) out.push(row(show(c.path), `[${c.tier}] ${c.rule}: ${c.reason}`));
+    out.push("", `Needs a confirmation (${pending.length}):`);
+    for (const c of pending) {
+      out.push(row(show(c.path), `${c.rule}: ${c.reason}`));
+      out.push(row("", `→ ${c.needs}`));
+      if (c.extract_to) out.push(row("", `extract first to: ${c.extract_to.join(" · ")}`));
+    }
+  } else {
+    out.push("", `Deleted (${plan.applied.length}):`);
+    for (const a of plan.applied) out.push(row(show(a.path), a.how));
+    if (plan.skipped.length > 0) {
+      out.push("", `Not deleted (${plan.skipped.length}):`);
+      for (const s of plan.skipped) out.push(row(show(s.path), s.reason));
+    }
+    out.push(
+      "",
+      plan.commit === null
+        ? "Commit: none (nothing tracked was deleted)"
+        : `Commit: ${plan.commit} — undo with: git revert ${plan.commit}`,
+    );
+  }
+  if (plan.deferred.length > 0) {
+    out.push("", `Deferred (${plan.deferred.length}):`);
+    for (const d of plan.deferred) out.push(row(show(d.path), d.reason));
+  }
+  out.push("", `Stays (${plan.kept.length}):`);
+  for (const k of plan.kept) out.push(row(show(k.path), `${k.rule}: ${k.reason}`));
+  if (plan.dangling.length > 0) {
+    out.push("", `Links left dangling (${plan.dangling.length}):`);
+    for (const d of plan.dangling) out.push(row(`${show(d.from)}:${d.line}`, `→ ${show(d.to)}`));
+  }
+  if (plan.warnings.length > 0) {
+    out.push("", "Warnings:");
+    for (const w of plan.warnings) out.push(`  ${w}`);
+  }
+  if (plan.mode === "dry-run" && approved > 0) out.push("", "Run again with --yes to apply.");
+  return out.join("\n");
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

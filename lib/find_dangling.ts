@@ -8,19 +8,11 @@
 import { byCodePoint } from "./by_code_point.ts";
 import type { Dangling } from "./plan_prune.ts";
 
-/** One link of a doc, as written. */
-export interface DocLink {
-  /** 1-based line. */
-  line: number;
-  /** The target as written (relative path, maybe with `#fragment`). */
-  target: string;
-}
-
 /**
  * Finds `{from, line, to}` for every link of a surviving doc (one not inside
  * a deleted unit) that resolves into a deleted unit (`to` is the unit: the
  * file, or the directory with its trailing `/`). `resolve` maps a link to a
- * root-relative path (or `undefined` for external and unresolvable links).
+ * root-relative path (or `undefined` for external links and same-file anchors), e.g. `resolveLink`.
  *
  * @example
  * ```ts
@@ -39,9 +31,9 @@ export interface DocLink {
  * ```
  */
 export function findDangling(
-  docs: ReadonlyMap<string, readonly DocLink[]>,
+  docs: ReadonlyMap<string, readonly { line: number; target: string }[]>,
   deleted: readonly string[],
-  resolve: (from: string, target: string) => { path: string } | undefined,
+  resolve: (from: string, target: string) => { path: string | undefined } | undefined,
 ): Dangling[] {
   if (deleted.length === 0) return [];
   const units = new Set(deleted);
@@ -62,7 +54,7 @@ export function findDangling(
     if (into(from) !== undefined) continue;
     for (const link of links) {
       const target = resolve(from, link.target);
-      const to = target === undefined ? undefined : into(target.path);
+      const to = target?.path === undefined ? undefined : into(target.path);
       if (to !== undefined) out.push({ from, line: link.line, to });
     }
   }
