@@ -1,10 +1,125 @@
 /**
- * `scan.ts` — not implemented yet.
+ * `scan.ts` — the scanner: lists the docs in scope, drops what must never be
+ * touched (excluded dirs, `.dochygiene-ignore`, frozen, append-only) and
+ * attaches objective signals to the rest. Writes `.dochygiene/scan.json`
+ * atomically. Run it from the project root:
+ *
+ * ```sh
+ * deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git scan.ts
+ * ```
  *
  * @module
  */
 
-if (import.meta.main) {
-  console.error("dochygiene scan: not implemented yet");
-  Deno.exit(1);
+import { join } from "node:path";
+import { atomicWrite } from "./lib/atomic_write.ts";
+import { loadConfig } from "./lib/load_config.ts";
+import { renderScanText } from "./lib/render_scan_text.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { scanRepository } from "./lib/scan_repository.ts";
+import {
+  assertWritePermission,
+  ensureStateDir,
+  resolveStateDir,
+  STATE_DIR_NAME,
+} from "./lib/state_dir.ts";
+
+/** File name of the scan artifact inside the state directory. */
+export const SCAN_FILE_NAME = "scan.json";
+
+const USAGE = `usage: scan.ts [options]
+
+Lists the docs in scope, drops excluded-dir, ignored, frozen and append-only files,
+attaches objective signals to the rest and writes .dochygiene/scan.json.
+Run it from the project root with:
+  deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git scan.ts
+
+options:
+  --no-write          only print the artifact; write nothing
+  --root DIR          start directory for root resolution (default: the current directory)
+  --format json|text  json: the artifact; text: a summary (default: json when stdout is
+                      not a terminal)
+  -h, --help          print this help
+  --version           print the version
+
+exit codes: 0 success, 1 could not do the job (git failed, no write permission),
+2 usage or input error (unknown flag, invalid .dochygiene.yml or .dochygiene-ignore)
+`;
+
+/** Show progress only for scans that last longer than this (milliseconds). */
+const _PROGRESS_AFTER_MS = 1000;
+
+/**
+ * Runs `scan.ts` with `args` and returns the exit code.
+ *
+ * @example
+ * ```ts
+ * import { main } from "./scan.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await main(["--version"]), 0);
+ * ```
+ */
+export function main(args: string[]): Promise<number> {
+  return runSeam(
+    { name: "scan", usage: USAGE, options: { "no-write": { type: "boolean" } } },
+    args,
+    _run,
+  );
 }
+
+async function _run(ctx: SeamContext): Promise<SeamResult> {
+  const write = ctx.values["no-write"] !== true;
+  const config = await loadConfig(ctx.root);
+  if (write) assertWritePermission(await resolveStateDir(ctx.root), ctx.root);
+  const progress = _progress();
+  let outcome;
+  try {
+    outcome = await scanRepository({
+      root: ctx.root,
+      config,
+      clock: ctx.clock,
+      onProgress: progress.update,
+    });
+  } finally {
+    progress.end();
+  }
+  const { artifact, warnings } = outcome;
+  let written: string | undefined;
+  if (write) {
+    const dir = await ensureStateDir(ctx.root);
+    await atomicWrite(join(dir, SCAN_FILE_NAME), JSON.stringify(artifact, null, 2) + "\n");
+    written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
+  }
+  return {
+    json: artifact,
+    text: renderScanText(artifact, { written, warnings, color: ctx.color }),
+    // Text output lists the warnings itself; JSON consumers get them on stderr.
+    stderr: ctx.format === "json" && warnings.length > 0
+      ? warnings.map((w) => `warning: ${w}`).join(`\ndochygiene scan: `)
+      : undefined,
+  };
+}
+
+/** A one-line progress counter on stderr, only on a terminal and only for slow scans. */
+function _progress(): { update: (done: number, total: number) => void; end: () => void } {
+  if (!Deno.stderr.isTerminal()) return { update: () => {}, end: () => {} };
+  const started = Date.now();
+  let shown = false;
+  let lastDraw = 0;
+  const draw = (text: string) => Deno.stderr.writeSync(new TextEncoder().encode(text));
+  return {
+    update(done, total) {
+      const now = Date.now();
+      if (now - started < _PROGRESS_AFTER_MS || now - lastDraw < 100) return;
+      lastDraw = now;
+      shown = true;
+      draw(`\rdochygiene scan: reading docs ${done}/${total}\x1b[K`);
+    },
+    end() {
+      if (shown) draw("\r\x1b[K");
+    },
+  };
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,399 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  commitFiles,
+  DENO,
+  git,
+  PACKAGE_DIR,
+  runSeam,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
+
+const NOW = "2026-11-30T03:36:18.000Z";
+const FIXTURE = join(PACKAGE_DIR, "fixtures/scan/basic");
+
+const scan = (cwd: string, args: string[] = [], env: Record<string, string> = {}) =>
+  runSeam("scan", ["--format", "json", ...args], { cwd, env: { DOCHYGIENE_NOW: NOW, ...env } });
+
+const of = (a: ScanArtifact, path: string, kind: Signal["kind"]) =>
+  (a.signals[path] ?? []).filter((s) => s.kind === kind);
+
+/** Copies the basic fixture into `root` and commits it on 2026-10-01. */
+async function basicRepo(root: string): Promise<void> {
+  await new Deno.Command("cp", { args: ["-R", `${FIXTURE}/.`, root] }).output();
+  await writeFiles(root, { "node_modules/pkg/README.md": "# vendored\n" });
+  await git(root, ["add", "-A", "-f"]);
+  await git(root, ["commit", "-qm", "fixture"], {
+    GIT_AUTHOR_DATE: "2026-10-01T00:00:00Z",
+    GIT_COMMITTER_DATE: "2026-10-01T00:00:00Z",
+  });
+}
+
+/** Every path below `root` with its size and mtime, to prove nothing else was written. */
+async function snapshot(root: string): Promise<string> {
+  const out = await new Deno.Command("find", {
+    args: [
+      ".",
+      "-mindepth",
+      "1",
+      "-path",
+      "./.dochygiene",
+      "-prune",
+      "-o",
+      "-printf",
+      "%p %s %T@ %m\\n",
+    ],
+    cwd: root,
+  }).output();
+  return new TextDecoder().decode(out.stdout).split("\n").sort().join("\n");
+}
+
+Deno.test("scan writes .dochygiene/scan.json atomically and prints the same artifact, with every signal of the fixture", async () => {
+  await using repo = await tempRepo();
+  await basicRepo(repo.path);
+  const before = await snapshot(repo.path);
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, "");
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(`${repo.path}/.dochygiene/scan.json`)),
+    artifact,
+  );
+  assert.deepEqual([...Deno.readDirSync(`${repo.path}/.dochygiene`)].map((e) => e.name), [
+    "scan.json",
+  ]);
+  assert.equal(await snapshot(repo.path), before, "nothing written outside .dochygiene");
+  assert.equal(artifact.generated_at, NOW);
+  assert.equal(artifact.root, repo.path);
+  assert.equal(artifact.git?.head, (await git(repo.path, ["rev-parse", "HEAD"])).trim());
+  assert.equal(artifact.git?.shallow, false);
+  assert.deepEqual(artifact.shortlist, [
+    "README.md",
+    "docs/guide-copy.md",
+    "docs/guide.md",
+    "docs/plan.md",
+  ]);
+  assert.deepEqual(artifact.excluded, [
+    { path: "CHANGELOG.md", reason: "append_only" },
+    { path: "docs/adr/0001-frozen.md", reason: "frozen" },
+    { path: "notes/scratch.md", reason: "ignore" },
+  ]);
+  assert.deepEqual(artifact.counts, {
+    candidates: 8,
+    shortlisted: 4,
+    excluded: { dir: 1, ignore: 1, frozen: 1, append_only: 1 },
+  });
+  assert.deepEqual(of(artifact, "README.md", "age"), [
+    { kind: "age", days: 60, last_commit: "2026-10-01T00:00:00.000Z", source: "git" },
+  ]);
+  assert.deepEqual(of(artifact, "README.md", "broken_link"), [
+    { kind: "broken_link", line: 4, target: "docs/Guide.md", hint: "case" },
+    { kind: "broken_link", line: 5, target: "docs/plan", hint: "extension" },
+    { kind: "broken_link", line: 5, target: "docs/gone.md", hint: null },
+  ]);
+  assert.deepEqual(of(artifact, "README.md", "broken_anchor"), [
+    { kind: "broken_anchor", line: 4, target: "docs/guide.md#nowhere" },
+  ]);
+  assert.deepEqual(of(artifact, "README.md", "missing_path"), [
+    { kind: "missing_path", line: 7, path: "src/main.ts" },
+  ]);
+  assert.deepEqual(of(artifact, "docs/guide.md", "broken_anchor"), [
+    { kind: "broken_anchor", line: 5, target: "#teardown" },
+  ]);
+  assert.deepEqual(of(artifact, "docs/guide.md", "inbound_links"), [{
+    kind: "inbound_links",
+    count: 1,
+  }]);
+  assert.deepEqual(of(artifact, "docs/guide.md", "duplicate"), [{
+    kind: "duplicate",
+    of: ["docs/guide-copy.md"],
+  }]);
+  assert.deepEqual(of(artifact, "docs/plan.md", "checkboxes"), [{
+    kind: "checkboxes",
+    done: 1,
+    open: 1,
+  }]);
+  assert.deepEqual(of(artifact, "docs/plan.md", "status"), [{
+    kind: "status",
+    value: "in progress",
+  }]);
+});
+
+Deno.test("two scans of an unchanged repository are identical except generated_at; --no-write writes nothing", async () => {
+  await using repo = await tempRepo();
+  await basicRepo(repo.path);
+  const first = await runSeam("scan", ["--format", "json", "--no-write"], { cwd: repo.path });
+  const second = await runSeam("scan", ["--format", "json", "--no-write"], { cwd: repo.path });
+  assert.equal(first.code, 0, first.stderr);
+  await assert.rejects(() => Deno.lstat(`${repo.path}/.dochygiene`), Deno.errors.NotFound);
+  const strip = (s: string) => ({ ...JSON.parse(s), generated_at: "" });
+  assert.deepEqual(strip(first.stdout), strip(second.stdout));
+  assert.equal(JSON.stringify(strip(first.stdout)), JSON.stringify(strip(second.stdout)));
+});
+
+Deno.test("--format text prints counts, top findings and where the artifact is", async () => {
+  await using repo = await tempRepo();
+  await basicRepo(repo.path);
+  const run = await runSeam("scan", ["--format", "text"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: NOW },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /8 candidates · 4 shortlisted/);
+  assert.match(run.stdout, /broken links: 3 in 1 doc/);
+  assert.match(run.stdout, /README\.md:4 → docs\/Guide\.md \(hint: case\)/);
+  assert.match(run.stdout, /artifact: \.dochygiene\/scan\.json/);
+  assert.ok(!run.stdout.includes("\x1b"), "no colour without a terminal");
+});
+
+Deno.test("outside git: a filesystem walk, git null, ages from mtime", async () => {
+  await using dir = await tempDir();
+  await writeFiles(dir.path, { "a.md": "# A\n", "build/b.md": "# B\n" });
+  const mtime = new Date("2026-11-20T00:00:00Z");
+  await Deno.utime(`${dir.path}/a.md`, mtime, mtime);
+  const run = await scan(dir.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.equal(artifact.git, null);
+  assert.deepEqual(artifact.shortlist, ["a.md"]);
+  // The walk never descends excluded dirs, so build/b.md is not even a candidate.
+  assert.equal(artifact.counts.candidates, 1);
+  assert.deepEqual(of(artifact, "a.md", "age"), [{
+    kind: "age",
+    days: 10,
+    last_commit: null,
+    source: "mtime",
+  }]);
+});
+
+Deno.test("a shallow clone is reported (git.shallow: true) and still has git ages", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "# A\n", "b.md": "# B\n" }, "2026-01-01T00:00:00Z");
+  await commitFiles(repo.path, { "a.md": "# A2\n" }, "2026-11-01T00:00:00Z");
+  await using clone = await tempDir();
+  await git(clone.path, ["clone", "-q", "--depth", "1", `file://${repo.path}`, "c"]);
+  const run = await scan(join(clone.path, "c"), ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.equal(artifact.git?.shallow, true);
+  assert.deepEqual(of(artifact, "a.md", "age"), [
+    { kind: "age", days: 29, last_commit: "2026-11-01T00:00:00.000Z", source: "git" },
+  ]);
+  assert.equal((of(artifact, "b.md", "age")[0] as { source: string }).source, "git");
+});
+
+Deno.test("hostile file names (spaces, newline, *, [, :(, leading -, unicode, non-UTF-8) survive", async () => {
+  await using repo = await tempRepo();
+  const names = [
+    "sp ace.md",
+    "new\nline.md",
+    "*.md",
+    "[x].md",
+    ":(exclude)a.md",
+    "-lead.md",
+    "ünï/ço.md",
+  ];
+  await writeFiles(repo.path, Object.fromEntries(names.map((n) => [n, `# ${n}\n`])));
+  await git(repo.path, ["--literal-pathspecs", "add", "--", ...names.slice(0, 4)]);
+  await git(repo.path, ["commit", "-qm", "x"], { GIT_COMMITTER_DATE: "2026-11-01T00:00:00Z" });
+  await new Deno.Command("sh", {
+    args: ["-c", "printf '# x' > \"$(printf 'caf\\351.md')\""],
+    cwd: repo.path,
+  })
+    .output();
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(new Set(artifact.shortlist), new Set(names));
+  for (const name of names.slice(0, 4)) {
+    assert.equal((of(artifact, name, "age")[0] as { source: string }).source, "git", name);
+  }
+  // The non-UTF-8 name cannot be opened by Deno: left out with a warning naming its bytes.
+  assert.match(
+    run.stderr,
+    /^dochygiene scan: warning: "caf\\\\xe9\.md": the name is not valid UTF-8/m,
+  );
+});
+
+Deno.test("hostile content: 30 MB, binary, invalid UTF-8, CRLF, 100,000 links and an alias bomb do not break the scan", async () => {
+  await using repo = await tempRepo();
+  const big = "# Big\n" + "lorem ipsum dolor sit amet [x](#big)\n".repeat(850_000);
+  const links = "# Many\n" +
+    Array.from({ length: 100_000 }, (_, i) => `[l${i}](many.md#many)`).join("\n") +
+    "\n";
+  const bomb =
+    "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n" +
+    "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nhygiene: frozen\n---\n# Bomb\n";
+  await writeFiles(repo.path, {
+    "big.md": big,
+    "many.md": links,
+    "bomb.md": bomb,
+    "crlf.md": "# C\r\n\r\n[b](big.md)\r\n",
+  });
+  await Deno.writeFile(
+    `${repo.path}/binary.md`,
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2, 10]),
+  );
+  await Deno.writeFile(
+    `${repo.path}/latin1.md`,
+    new Uint8Array([0x23, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a]),
+  );
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(artifact.shortlist, [
+    "big.md",
+    "binary.md",
+    "bomb.md",
+    "crlf.md",
+    "latin1.md",
+    "many.md",
+  ]);
+  const bigBytes = new TextEncoder().encode(big).length;
+  assert.ok(bigBytes > 30_000_000);
+  assert.deepEqual(of(artifact, "big.md", "size"), [{
+    kind: "size",
+    bytes: bigBytes,
+    lines: 850_001,
+  }]);
+  assert.deepEqual(of(artifact, "binary.md", "size"), [{ kind: "size", bytes: 9, lines: 1 }]);
+  assert.deepEqual(of(artifact, "crlf.md", "size"), [{ kind: "size", bytes: 20, lines: 3 }]);
+  assert.deepEqual(of(artifact, "latin1.md", "size"), [{ kind: "size", bytes: 7, lines: 1 }]);
+  assert.deepEqual(of(artifact, "many.md", "broken_anchor"), []);
+  assert.deepEqual(of(artifact, "many.md", "inbound_links"), [{ kind: "inbound_links", count: 0 }]);
+  assert.deepEqual(of(artifact, "big.md", "inbound_links"), [{ kind: "inbound_links", count: 1 }]);
+});
+
+Deno.test("a repository mid-merge with conflicts scans, listing the conflicted file once", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "c.md": "# C\nbase\n" }, "2026-01-01T00:00:00Z");
+  await git(repo.path, ["checkout", "-q", "-b", "other"]);
+  await commitFiles(repo.path, { "c.md": "# C\nother\n" }, "2026-01-02T00:00:00Z");
+  await git(repo.path, ["checkout", "-q", "main"]);
+  await commitFiles(repo.path, { "c.md": "# C\nmain\n" }, "2026-01-03T00:00:00Z");
+  await new Deno.Command("git", {
+    args: ["merge", "other"],
+    cwd: repo.path,
+    stdout: "null",
+    stderr: "null",
+  })
+    .output();
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(artifact.shortlist, ["c.md"]);
+  assert.deepEqual(of(artifact, "c.md", "age"), [
+    { kind: "age", days: 331, last_commit: "2026-01-03T00:00:00.000Z", source: "git" },
+  ]);
+});
+
+Deno.test("a symlinked .md pointing outside the root is never read", async () => {
+  await using repo = await tempRepo();
+  await using outside = await tempDir();
+  await writeFiles(outside.path, { "secret.md": "---\nstatus: secret\n---\n" });
+  await Deno.symlink(`${outside.path}/secret.md`, `${repo.path}/link.md`);
+  await writeFiles(repo.path, { "a.md": "[l](link.md)\n" });
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(artifact.shortlist, ["a.md"]);
+  assert.doesNotMatch(run.stdout, /secret/);
+  assert.deepEqual(of(artifact, "a.md", "broken_link"), []);
+});
+
+Deno.test("walk mode survives a symlink loop and an unreadable directory (a warning, not a failure)", async () => {
+  await using dir = await tempDir();
+  await writeFiles(dir.path, { "a.md": "# A\n", "locked/b.md": "# B\n" });
+  await Deno.symlink("..", `${dir.path}/locked-loop`);
+  await Deno.symlink(".", `${dir.path}/self`);
+  await Deno.chmod(`${dir.path}/locked`, 0o000);
+  await Deno.chmod(dir.path, 0o777);
+  // Root reads any directory: run the scan as `nobody` then, with a readable copy of the Deno cache.
+  const isRoot =
+    new TextDecoder().decode((await new Deno.Command("id", { args: ["-u"] }).output()).stdout)
+      .trim() === "0";
+  let result: { code: number; stdout: string; stderr: string };
+  if (isRoot) {
+    await using cache = await tempDir();
+    const denoDir = new TextDecoder().decode(
+      (await new Deno.Command(DENO, { args: ["info", "--json"] }).output()).stdout,
+    );
+    await new Deno.Command("cp", { args: ["-R", `${JSON.parse(denoDir).denoDir}/.`, cache.path] })
+      .output();
+    await new Deno.Command("chmod", { args: ["-R", "a+rwX", cache.path] }).output();
+    await Deno.chmod(cache.path, 0o777);
+    const out = await new Deno.Command("setpriv", {
+      args: [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        DENO,
+        "run",
+        "--quiet",
+        `--config=${join(PACKAGE_DIR, "deno.json")}`,
+        ...PERMISSION_FLAGS.scan,
+        join(PACKAGE_DIR, "scan.ts"),
+        "--format",
+        "json",
+        "--no-write",
+      ],
+      cwd: dir.path,
+      env: { DENO_DIR: cache.path, HOME: cache.path, NO_COLOR: "1", DOCHYGIENE_NOW: NOW },
+    }).output();
+    const d = new TextDecoder();
+    result = { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+  } else {
+    result = await scan(dir.path, ["--no-write"]);
+  }
+  await Deno.chmod(`${dir.path}/locked`, 0o755);
+  assert.equal(result.code, 0, result.stderr);
+  const artifact: ScanArtifact = JSON.parse(result.stdout);
+  assert.deepEqual(artifact.shortlist, ["a.md"]);
+  assert.match(
+    result.stderr,
+    /warning: cannot read directory locked\/ \(permission denied\); it was skipped/,
+  );
+});
+
+Deno.test("an invalid .dochygiene.yml is exit 2 with one line naming the key", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".dochygiene.yml": "threshold_days: -1\n", "a.md": "# A\n" });
+  const run = await scan(repo.path);
+  assert.equal(run.code, 2);
+  assert.equal(
+    run.stderr,
+    "dochygiene scan: .dochygiene.yml: threshold_days: must be a number >= 0\n",
+  );
+  assert.deepEqual(JSON.parse(run.stdout).error.code, "INVALID_CONFIG");
+  await assert.rejects(() => Deno.lstat(`${repo.path}/.dochygiene`), Deno.errors.NotFound);
+});
+
+Deno.test("from a subdirectory: no write permission for the root's .dochygiene is exit 1 naming the root; --no-write works", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "docs/a.md": "# A\n" });
+  const run = await scan(`${repo.path}/docs`);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    new RegExp(
+      `^dochygiene scan: no write permission for ${repo.path}/\\.dochygiene: run from the project root`,
+    ),
+  );
+  assert.equal(JSON.parse(run.stdout).error.code, "NO_WRITE_PERMISSION");
+  const dry = await scan(`${repo.path}/docs`, ["--no-write"]);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.deepEqual(JSON.parse(dry.stdout).shortlist, ["docs/a.md"]);
+});
+
+Deno.test("an unknown flag is exit 2", async () => {
+  await using dir = await tempDir();
+  const run = await scan(dir.path, ["--bogus"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /^dochygiene scan: .*bogus.*; see --help\n$/);
+});
