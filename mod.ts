@@ -1,17 +1,160 @@
 /**
- * dochygiene as a library: root resolution, config, the state store and the
- * seams' building blocks.
+ * dochygiene as a library: the deterministic half of the dochygiene Claude
+ * Code plugin, for your own scripts. Everything the four scripts do is here as
+ * functions over an explicit root, config and clock:
+ *
+ * - **root and config** — {@linkcode findRoot}, {@linkcode loadConfig},
+ *   {@linkcode parseConfig} (`.dochygiene.yml`, validated);
+ * - **the state store** — {@linkcode readState}, {@linkcode updateState}
+ *   (locked, atomic, unknown keys kept), {@linkcode resolveStateDir},
+ *   {@linkcode diagnose} (what `state.ts doctor` prints);
+ * - **the reminder's decision** — {@linkcode checkStaleness},
+ *   {@linkcode decideReminder}, {@linkcode formatBanner};
+ * - **the scan** — {@linkcode scanRepository} (the artifact `scan.ts` prints);
+ * - **lifecycle deletion** — {@linkcode collectUnits}, {@linkcode planPrune},
+ *   {@linkcode applyPrune};
+ * - **reports** — {@linkcode parseReport}, {@linkcode validateReport},
+ *   {@linkcode renderReport}, {@linkcode writeReportPair},
+ *   {@linkcode findReportPair}.
+ *
+ * Functions that touch the disk need `--allow-read`; git facts need
+ * `--allow-run=git`; writes go only to `<root>/.dochygiene/`
+ * (`--allow-write=.dochygiene` when run from the root).
+ *
+ * @example Scan a repository and list its stale docs
+ * ```ts
+ * import { findRoot, fixedClock, loadConfig, scanRepository } from "./mod.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/README.md`, "# Hi\n\nSee [the guide](guide.md).\n");
+ *
+ * const root = await findRoot(dir);
+ * const { artifact } = await scanRepository({
+ *   root,
+ *   config: await loadConfig(root),
+ *   clock: fixedClock(new Date("2026-11-30T12:00:00Z")),
+ * });
+ * assert.deepEqual(artifact.shortlist, ["README.md"]);
+ * const broken = artifact.signals["README.md"].filter((s) => s.kind === "broken_link");
+ * assert.equal(broken.length, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
  *
  * @module
  */
 
-export * from "./lib/dochygiene_error.ts";
-export * from "./lib/clock.ts";
-export * from "./lib/find_root.ts";
-export * from "./lib/state_dir.ts";
-export * from "./lib/atomic_write.ts";
-export * from "./lib/with_lock.ts";
-export * from "./lib/state_file.ts";
-export * from "./lib/load_config.ts";
-export * from "./lib/permission_flags.ts";
-export * from "./lib/version.ts";
+// Errors, time, versions and the permission contract.
+export { DochygieneError, type ExitCode } from "./lib/dochygiene_error.ts";
+export {
+  type Clock,
+  clockFromEnv,
+  fileStamp,
+  fixedClock,
+  localDay,
+  systemClock,
+} from "./lib/clock.ts";
+export { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
+export { VERSION } from "./lib/version.ts";
+
+// Root, state directory, config.
+export { findRoot } from "./lib/find_root.ts";
+export {
+  assertWritePermission,
+  ensureStateDir,
+  hasWritePermission,
+  resolveStateDir,
+  STATE_DIR_NAME,
+} from "./lib/state_dir.ts";
+export {
+  ALWAYS_EXCLUDED_DIRS,
+  type Config,
+  CONFIG_FILE_NAME,
+  defaultConfig,
+  type Lifetime,
+  loadConfig,
+  parseConfig,
+  type Rule,
+} from "./lib/load_config.ts";
+
+// The state store.
+export { atomicWrite } from "./lib/atomic_write.ts";
+export { LOCK_NAME, type LockOptions, withLock } from "./lib/with_lock.ts";
+export {
+  emptyState,
+  parseState,
+  readState,
+  type State,
+  STATE_FILE_NAME,
+  type StateRead,
+  type UpdateOptions,
+  updateState,
+} from "./lib/state_file.ts";
+export { diagnose, type Diagnosis, GITIGNORE_LINE } from "./lib/diagnose.ts";
+
+// The reminder's decision.
+export { checkStaleness, type Staleness } from "./lib/check_staleness.ts";
+export {
+  decideReminder,
+  type ReminderDecision,
+  type ReminderReason,
+  type ReminderState,
+} from "./lib/decide_reminder.ts";
+export { type Banner, formatBanner } from "./lib/format_banner.ts";
+
+// The scan.
+export {
+  type ScanOutcome,
+  scanRepository,
+  type ScanRepositoryOptions,
+} from "./lib/scan_repository.ts";
+export {
+  type ExclusionReason,
+  SCAN_SCHEMA_VERSION,
+  type ScanArtifact,
+  type Signal,
+} from "./lib/scan_docs.ts";
+
+// Lifecycle deletion.
+export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/collect_units.ts";
+export {
+  approvedCandidates,
+  type Candidate,
+  type Dangling,
+  type Deferred,
+  type Judgment,
+  type Kept,
+  type Plan,
+  type PlanInput,
+  planPrune,
+  type UnitFacts,
+} from "./lib/plan_prune.ts";
+export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
+export { type ListedFile } from "./lib/list_candidates.ts";
+export {
+  type ExistingPaths,
+  existingPaths,
+  type Governance,
+  governingRule,
+} from "./lib/governing_rule.ts";
+
+// Reports.
+export {
+  CATEGORIES,
+  type Category,
+  OP_TYPES,
+  type OpType,
+  parseReport,
+  type Report,
+  type ReportEntry,
+  SAFETY_TIERS,
+  type SafetyTier,
+  validateReport,
+} from "./lib/validate_report.ts";
+export { renderReport } from "./lib/render_report.ts";
+export {
+  type WriteReportOptions,
+  writeReportPair,
+  type WrittenReport,
+} from "./lib/write_report_pair.ts";
+export { findReportPair, type ReportPair } from "./lib/find_report_pair.ts";

@@ -33,6 +33,7 @@ export type ExitCode = 1 | 2;
  * ```
  */
 export class DochygieneError extends Error {
+  /** Always `"DochygieneError"`. */
   override name = "DochygieneError";
   /** `UPPER_SNAKE` code, as printed in `{"ok": false, "error": {"code": …}}`. */
   readonly code: string;
