@@ -11,15 +11,10 @@
  * `DOCHYGIENE_NOW=<ISO>` pins the clock (the history is dated back from it);
  * `--dir DIR` builds the sample in `DIR` (which must be empty or missing).
  *
- * @example Build the sample repository without running the tour
- * ```ts
- * import { buildSampleRepo } from "./demo.ts";
- * import assert from "node:assert/strict";
- *
- * const dir = await Deno.makeTempDir();
- * const built = await buildSampleRepo(dir, new Date("2026-11-30T12:00:00Z"));
- * assert.ok(built.commits > 5);
- * await Deno.remove(dir, { recursive: true });
+ * @example Run the tour
+ * ```sh
+ * deno task demo                 # or: npx -y deno@2.9.6 task demo
+ * deno task demo --dir /tmp/sample
  * ```
  *
  * @module
@@ -241,9 +236,8 @@ async function _tour(dirArg: string | undefined): Promise<void> {
   const scanRun = await _seam("scan", ["--format", "text"], root);
   _show(scanRun);
   const scan = JSON.parse(await Deno.readTextFile(join(root, ".dochygiene", "scan.json")));
-  _say(
-    `Shortlisted ${scan.shortlist.length} docs; CHANGELOG.md (append-only) and the frozen page never reach it.`,
-  );
+  _say(`${scan.shortlist.length} docs shortlisted. Never shortlisted, never deleted:`);
+  for (const e of scan.excluded) _say(`  ${e.path} (${e.reason.replace("_", "-")})`);
 
   _step(4, "/dochygiene:check, part 2: Claude classifies the shortlist; state.ts report stores it");
   const report = await sampleReport(scan, now);
