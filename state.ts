@@ -244,9 +244,8 @@ async function _readReportText(file: string | undefined): Promise<string> {
       throw new DochygieneError("INVALID_REPORT", `--file ${file} is not a regular file`, 2);
     }
     // The size check spares reading a huge file; the cap still holds if it grows meanwhile.
-    bytes = info.size > MAX_REPORT_BYTES
-      ? (handle.close(), undefined)
-      : await readCapped(handle.readable, MAX_REPORT_BYTES);
+    if (info.size > MAX_REPORT_BYTES) handle.close();
+    else bytes = await readCapped(handle.readable, MAX_REPORT_BYTES);
   } else {
     source = "stdin";
     if (Deno.stdin.isTerminal()) {
