@@ -277,7 +277,9 @@ async function _tour(dirArg: string | undefined): Promise<void> {
   _say("Look around:               git log --stat; cat .dochygiene/report-*.md");
   _say("Scan it again (from its root):");
   _say(
-    `  deno run ${PERMISSION_FLAGS.scan.join(" ")} ${join(_PACKAGE_DIR, "scan.ts")} --format text`,
+    `  deno run --config ${join(_PACKAGE_DIR, "deno.json")} ${PERMISSION_FLAGS.scan.join(" ")} ${
+      join(_PACKAGE_DIR, "scan.ts")
+    } --format text`,
   );
   _say(`Remove it when done:       rm -rf ${root}`);
 }
