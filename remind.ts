@@ -26,8 +26,6 @@ import { VERSION } from "./lib/version.ts";
 
 /** Longest wait for the state lock: well under the hook's 5 s timeout. */
 const _LOCK_TIMEOUT_MS = 1500;
-/** Longest wait for a SessionStart payload on a stdin that is never closed. */
-const _STDIN_TIMEOUT_MS = 250;
 /** Larger payloads are ignored. */
 const _MAX_PAYLOAD_BYTES = 1024 * 1024;
 
@@ -80,7 +78,7 @@ export interface RemindRequest {
  * ```
  */
 export async function remind(request: RemindRequest): Promise<ReminderDecision | undefined> {
-  const root = await findRoot(await Deno.realPath(request.start));
+  const root = await findRoot(Deno.realPathSync(request.start));
   const stateDir = await resolveStateDir(root);
   const now = request.clock.now();
   const [{ state }, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
@@ -120,7 +118,7 @@ export async function main(args: string[]): Promise<number> {
     }
     if (_isSet(Deno.env.get("CI")) || _isSet(Deno.env.get("DOCHYGIENE_DISABLE"))) return 0;
     const clock = clockFromEnv(Deno.env.get("DOCHYGIENE_NOW"));
-    const payload = await _readPayload();
+    const payload = _readPayload();
     const start = options.root ?? _payloadCwd(payload) ?? Deno.cwd();
     const decision = await remind({ start, clock });
     if (decision === undefined) return 0;
@@ -165,36 +163,30 @@ function _isSet(value: string | undefined): boolean {
   return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }
 
-/** The payload JSON, or `undefined` (terminal, empty, slow, oversized or garbage stdin). */
-async function _readPayload(): Promise<unknown> {
-  if (Deno.stdin.isTerminal()) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), _STDIN_TIMEOUT_MS);
-  });
-  const read = _readStdin().catch(() => undefined);
+/**
+ * The payload JSON, or `undefined` (terminal, empty, oversized or garbage
+ * stdin). Claude Code writes the payload and closes stdin, so this reads to
+ * end of file, synchronously and without a timer (each costs Deno start-up
+ * time); a caller that keeps stdin open must close it.
+ */
+function _readPayload(): unknown {
   try {
-    const bytes = await Promise.race([read, timeout]);
-    if (bytes === undefined || bytes.length === 0) return undefined;
-    return JSON.parse(new TextDecoder().decode(bytes));
+    if (Deno.stdin.isTerminal()) return undefined;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const buffer = new Uint8Array(16 * 1024);
+    for (let n = Deno.stdin.readSync(buffer); n !== null; n = Deno.stdin.readSync(buffer)) {
+      size += n;
+      if (size > _MAX_PAYLOAD_BYTES) return undefined;
+      chunks.push(buffer.slice(0, n));
+    }
+    return JSON.parse(new TextDecoder().decode(_concat(chunks, size)));
   } catch {
     return undefined;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
-async function _readStdin(): Promise<Uint8Array | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const buffer = new Uint8Array(16 * 1024);
-  while (true) {
-    const n = await Deno.stdin.read(buffer);
-    if (n === null) break;
-    size += n;
-    if (size > _MAX_PAYLOAD_BYTES) return undefined;
-    chunks.push(buffer.slice(0, n));
-  }
+function _concat(chunks: Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -216,9 +208,4 @@ async function _print(text: string): Promise<void> {
   while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
 }
 
-if (import.meta.main) {
-  // Nothing may reach stderr: stray async errors are swallowed too.
-  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  globalThis.addEventListener("error", (event) => event.preventDefault());
-  Deno.exit(await main(Deno.args));
-}
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -50,10 +50,11 @@ export async function readThreshold(root: string): Promise<number> {
     const path = join(root, _CONFIG_FILE);
     let text: string;
     try {
-      const info = await Deno.stat(path);
+      // Synchronous calls: cheaper than async ones on the hook's start-up path.
+      const info = Deno.statSync(path);
       // A FIFO or device would block the read; loadConfig refuses both anyway.
       if (!info.isFile || info.size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
-      text = await Deno.readTextFile(path);
+      text = Deno.readTextFileSync(path);
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return DEFAULT_THRESHOLD_DAYS;
       throw err;

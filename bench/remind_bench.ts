@@ -1,0 +1,147 @@
+// Start-up cost of the SessionStart hook against an empty `deno run`, with the
+// Deno binary running this script, in one interleaved run: the banner path
+// (state reset to stale before every run) and the silent path, each with and
+// without a `.dochygiene.yml`, both as `deno run <flags> remind.ts` and through
+// the `sh` launcher of hooks/hooks.json. Target: median <= 1.3x the empty script.
+//
+//   deno run -A bench/remind_bench.ts [--runs 30]
+
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const DENO = Deno.execPath();
+const TARGET = 1.3;
+const NOW = "2026-11-30T09:00:00.000Z";
+const runsFlag = Deno.args.indexOf("--runs");
+const RUNS = runsFlag === -1 ? 30 : Number(Deno.args[runsFlag + 1]);
+const CONFIG = [
+  "threshold_days: 7",
+  'scope_globs: ["**/*.md"]',
+  "rules:",
+  '  - match: "autoresearch/*/"',
+  "    lifetime: temporary",
+  "",
+].join("\n");
+
+interface Case {
+  name: string;
+  cmd: string;
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string;
+  prepare?: () => void;
+  banner?: boolean;
+}
+
+const work = await Deno.realPath(await Deno.makeTempDir({ prefix: "dochygiene-bench-" }));
+try {
+  Deno.writeTextFileSync(join(work, "empty.ts"), "");
+  const repos = { plain: join(work, "plain"), config: join(work, "config") };
+  for (const repo of Object.values(repos)) Deno.mkdirSync(join(repo, ".git"), { recursive: true });
+  Deno.writeTextFileSync(join(repos.config, ".dochygiene.yml"), CONFIG);
+
+  const day = 24 * 60 * 60 * 1000;
+  const iso = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
+  const state = (lastCheck: string, lastReminded: string | null) =>
+    JSON.stringify({
+      schema_version: 1,
+      last_check: lastCheck,
+      last_reminded: lastReminded,
+      last_prune: null,
+      clock_watermark: null,
+    });
+  const stale = state(iso(-30 * day), iso(-day));
+  const fresh = state(iso(-day), null);
+  const writeState = (repo: string, text: string) => () => {
+    Deno.mkdirSync(join(repo, ".dochygiene"), { recursive: true });
+    Deno.writeTextFileSync(join(repo, ".dochygiene", "state.json"), text);
+  };
+
+  const cases: Case[] = [{ name: "empty script", cmd: DENO, args: ["run", "empty.ts"], cwd: work }];
+  for (const [label, repo] of Object.entries(repos)) {
+    for (const banner of [true, false]) {
+      const prepare = writeState(repo, banner ? stale : fresh);
+      const path = `${banner ? "banner" : "silent"}, ${label === "config" ? "with" : "no"} .yml`;
+      const env = { DOCHYGIENE_NOW: NOW, CI: "" };
+      const payload = JSON.stringify({
+        cwd: repo,
+        source: "startup",
+        hook_event_name: "SessionStart",
+      });
+      cases.push({
+        name: `remind.ts  ${path}`,
+        cmd: DENO,
+        args: ["run", ...PERMISSION_FLAGS.remind, join(PACKAGE_DIR, "remind.ts")],
+        cwd: repo,
+        env,
+        prepare,
+        banner,
+      }, {
+        name: `launcher   ${path}`,
+        cmd: "sh",
+        args: ["-c", 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/remind.sh"'],
+        cwd: repo,
+        env: {
+          ...env,
+          CLAUDE_PLUGIN_ROOT: PACKAGE_DIR,
+          PATH: `${dirname(DENO)}:${Deno.env.get("PATH")}`,
+        },
+        stdin: payload,
+        prepare,
+        banner,
+      });
+    }
+  }
+
+  const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  for (let round = -3; round < RUNS; round++) { // three warm-up rounds fill Deno's caches
+    for (const c of cases) {
+      c.prepare?.();
+      const started = performance.now();
+      const child = new Deno.Command(c.cmd, {
+        args: c.args,
+        cwd: c.cwd,
+        env: c.env,
+        stdin: c.stdin === undefined ? "null" : "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      if (c.stdin !== undefined) {
+        const writer = child.stdin.getWriter();
+        await writer.write(new TextEncoder().encode(c.stdin));
+        await writer.close();
+      }
+      const out = await child.output();
+      const elapsed = performance.now() - started;
+      const stdout = new TextDecoder().decode(out.stdout);
+      if (c.banner !== undefined && stdout.includes("systemMessage") !== c.banner) {
+        throw new Error(`${c.name}: expected ${c.banner ? "a banner" : "silence"}, got ${stdout}`);
+      }
+      if (round >= 0) times.get(c.name)!.push(elapsed);
+    }
+  }
+
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const base = median(times.get("empty script")!);
+  console.log(`deno ${Deno.version.deno} (${DENO}), ${RUNS} runs each, interleaved`);
+  console.log(`${"path".padEnd(34)} ${"median".padStart(8)}  ratio`);
+  let over = 0;
+  for (const c of cases) {
+    const m = median(times.get(c.name)!);
+    const ratio = m / base;
+    const verdict = c.banner === undefined ? "" : ratio <= TARGET ? "ok" : `over ${TARGET}x`;
+    if (verdict.startsWith("over")) over++;
+    console.log(
+      `${c.name.padEnd(34)} ${m.toFixed(1).padStart(6)}ms  ${ratio.toFixed(2)}x ${verdict}`,
+    );
+  }
+  console.log(over === 0 ? `every path within ${TARGET}x` : `${over} path(s) over ${TARGET}x`);
+} finally {
+  await Deno.remove(work, { recursive: true });
+}
