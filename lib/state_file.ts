@@ -168,7 +168,9 @@ export function updateState(
     const next = change(structuredClone(state), status);
     if (next === undefined) return state;
     if (status === "corrupt") {
-      options.onKeptAside?.(await keepCorrupt(stateDir, options.clock?.now() ?? new Date()));
+      // Not inside `onKeptAside?.(…)`: optional chaining would skip the move when no callback is given.
+      const aside = await keepCorrupt(stateDir, options.clock?.now() ?? new Date());
+      options.onKeptAside?.(aside);
     }
     await atomicWrite(join(stateDir, STATE_FILE_NAME), JSON.stringify(next, null, 2) + "\n");
     return next;
