@@ -19,8 +19,13 @@ import { collectUnits, type UnitCollection } from "./lib/collect_units.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
-import { ALWAYS_EXCLUDED_DIRS, type Config, loadConfig } from "./lib/load_config.ts";
-import { loadIgnore } from "./lib/load_ignore.ts";
+import {
+  ALWAYS_EXCLUDED_DIRS,
+  type Config,
+  CONFIG_FILE_NAME,
+  loadConfig,
+} from "./lib/load_config.ts";
+import { IGNORE_FILE_NAME, loadIgnore } from "./lib/load_ignore.ts";
 import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
@@ -106,8 +111,9 @@ export interface PlanFromDiskOptions {
 
 /**
  * Reads the facts (the scanner's exclusions, `.dochygiene-ignore`, git's
- * listing, status and history) and plans. Protected: any path with a
- * component in `excluded_dirs` (`.git`, `.dochygiene` always), matched by
+ * listing, status and history) and plans. Protected: `.dochygiene.yml` and
+ * `.dochygiene-ignore` themselves, any path with a component in
+ * `excluded_dirs` (`.git`, `.dochygiene` always), matched by
  * `.dochygiene-ignore`, or a frozen or append-only doc.
  *
  * @example
@@ -138,6 +144,7 @@ export async function planFromDisk(
   const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
   const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
   const protect = (path: string): string | undefined => {
+    if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
     const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
     if (dir !== undefined) return `excluded dir ${dir}`;
     if (ignored(path)) return ".dochygiene-ignore";

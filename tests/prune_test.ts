@@ -409,3 +409,16 @@ Deno.test("prune: a hygiene commit is undone by git revert", async () => {
     "# run 5\n",
   );
 });
+
+Deno.test("prune: dochygiene's own config is never deleted, even by a rule that matches it", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".dochygiene.yml":
+      'rules:\n  - {match: "*.yml", lifetime: temporary, retain_recent: 0, max_age_days: 0}\n',
+    "old.yml": "a: 1\n",
+  }, OLD);
+  const result = JSON.parse((await prune(repo.path, ["--yes"])).stdout);
+  assert.deepEqual(result.applied, [{ path: "old.yml", how: "git rm" }]);
+  assert.match(result.kept[0].reason, /dochygiene's own config/);
+  assert.ok(await Deno.lstat(join(repo.path, ".dochygiene.yml")));
+});
