@@ -11,8 +11,9 @@
  * - **the reminder's decision** — {@linkcode checkStaleness},
  *   {@linkcode decideReminder}, {@linkcode formatBanner};
  * - **the scan** — {@linkcode scanRepository} (the artifact `scan.ts` prints);
- * - **lifecycle deletion** — {@linkcode collectUnits}, {@linkcode planPrune},
- *   {@linkcode applyPrune};
+ * - **lifecycle deletion** — {@linkcode planFromDisk} (the plan `prune.ts`
+ *   prints), {@linkcode applyPrune} (one hygiene commit), and their parts
+ *   {@linkcode collectUnits} and {@linkcode planPrune};
  * - **reports** — {@linkcode parseReport}, {@linkcode validateReport},
  *   {@linkcode renderReport}, {@linkcode writeReportPair},
  *   {@linkcode findReportPair}.
@@ -130,6 +131,7 @@ export {
   type UnitFacts,
 } from "./lib/plan_prune.ts";
 export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
+export { planFromDisk, type PlanFromDiskOptions } from "./prune.ts";
 export { type ListedFile } from "./lib/list_candidates.ts";
 export {
   type ExistingPaths,

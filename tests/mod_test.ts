@@ -96,3 +96,59 @@ Deno.test("mod.ts is publishable: deno publish --dry-run passes (no slow types) 
   assert.equal(publish.code, 0, publish.stderr + publish.stdout);
   assert.match(publish.stderr + publish.stdout, /Dry run complete/);
 });
+
+async function librarySection(): Promise<string> {
+  const readme = await Deno.readTextFile(join(PACKAGE_DIR, "README.md"));
+  const start = readme.indexOf("<!-- section:library -->");
+  const end = readme.indexOf("<!-- /section:library -->");
+  assert.ok(start >= 0 && end > start, "README has a library section");
+  return readme.slice(start, end);
+}
+
+Deno.test("the README's library example runs as written, from another project", async () => {
+  const section = await librarySection();
+  const examples = [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  assert.equal(examples.length, 1);
+  await using user = await tempDir("dochygiene-jsr-user-");
+  await Deno.writeTextFile(
+    join(user.path, "deno.json"),
+    JSON.stringify({
+      imports: { "@dochygiene/dochygiene": "jsr:@dochygiene/dochygiene@^0.1.0" },
+      links: [PACKAGE_DIR],
+    }),
+  );
+  await Deno.writeTextFile(join(user.path, "example.ts"), examples[0]);
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "README.md": "# x\n\nSee [gone](docs/gone.md).\n",
+    "runs/r1/log.md": "# r1\n",
+    "runs/r2/log.md": "# r2\n",
+    ".dochygiene.yml":
+      'rules:\n  - match: "runs/*/"\n    lifetime: temporary\n    retain_recent: 1\n    max_age_days: 3\n',
+  }, "2026-01-01T00:00:00Z");
+  await commitFiles(repo.path, { "runs/r2/log.md": "# r2 again\n" }, "2026-01-02T00:00:00Z");
+  const out = await run([
+    "run",
+    "--quiet",
+    `--config=${join(user.path, "deno.json")}`,
+    "--allow-read",
+    "--allow-env",
+    "--allow-run=git",
+    join(user.path, "example.ts"),
+  ], repo.path);
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /^README\.md: 1 broken link\(s\)$/m);
+  assert.match(out.stdout, /^auto\truns\/r1\/\t/m);
+});
+
+Deno.test("the README's export table lists exactly what mod.ts exports", async () => {
+  const doc = await run(["doc", "--json", "mod.ts"], PACKAGE_DIR);
+  assert.equal(doc.code, 0, doc.stderr);
+  const nodes = JSON.parse(doc.stdout).nodes as Record<string, { symbols: { name: string }[] }>;
+  const exported = Object.values(nodes)[0].symbols.map((s) => s.name).sort();
+  const table = (await librarySection()).split("\n").filter((l) => /^\| [a-z]/.test(l))
+    .filter((l) => !l.startsWith("| area"));
+  const listed = [...new Set(table.flatMap((l) => [...l.matchAll(/`(\w+)`/g)].map((m) => m[1])))]
+    .sort();
+  assert.deepEqual(listed, exported);
+});
