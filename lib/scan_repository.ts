@@ -114,14 +114,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     opaque: listing.opaque,
     ignored,
     reads,
-    onDisk: (path) => {
-      try {
-        Deno.lstatSync(join(root, path));
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    onDisk: _onDisk(root),
   });
   return { artifact, warnings };
 }
@@ -160,59 +153,79 @@ export async function readDoc(root: string, path: string): Promise<FileRead | st
   }
   // Symlinks are never followed (they may point outside the root); only regular files are docs.
   if (!info.isFile) return "";
-  let file: Deno.FsFile;
+  const mtimeMs = info.mtime?.getTime() ?? 0;
   try {
-    file = await Deno.open(full, { read: true });
+    if (info.size <= MAX_PARSE_BYTES) {
+      // The common case: one read. (A file swapped for a symlink in the instant
+      // between lstat and this read is not detected; large files are checked.)
+      const bytes = await Deno.readFile(full);
+      if (bytes.length <= MAX_PARSE_BYTES) {
+        return _toRead(bytes, bytes.length, _countLines(bytes), mtimeMs);
+      }
+    }
+    return await _readLarge(full, info);
   } catch (err) {
     return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
   }
-  try {
-    const opened = await file.stat();
-    if (opened.ino !== info.ino || opened.dev !== info.dev || !opened.isFile) {
-      return "changed while it was being read; scan again";
-    }
-    return await _readOpened(file, opened);
-  } catch (err) {
-    return `cannot be read (${_reason(err)})`;
-  } finally {
-    file.close();
-  }
 }
 
-async function _readOpened(file: Deno.FsFile, info: Deno.FileInfo): Promise<FileRead> {
-  const mtimeMs = info.mtime?.getTime() ?? 0;
-  const keep = Math.min(info.size, MAX_PARSE_BYTES);
-  let head = new Uint8Array(keep + 1);
+/** A file over the parse limit: streamed once, counting lines, keeping only the analysed prefix. */
+async function _readLarge(full: string, info: Deno.FileInfo): Promise<FileRead | string> {
+  using file = await Deno.open(full, { read: true });
+  const opened = await file.stat();
+  if (opened.ino !== info.ino || opened.dev !== info.dev || !opened.isFile) {
+    return "changed while it was being read; scan again";
+  }
+  const head = new Uint8Array(MAX_PARSE_BYTES);
+  const chunk = new Uint8Array(1024 * 1024);
   let filled = 0;
   let bytes = 0;
-  let lines = 0;
+  let breaks = 0;
   let prevCr = false;
   let last = -1;
-  const chunk = new Uint8Array(1024 * 1024);
   while (true) {
-    // Read into the kept prefix first, then through a scratch chunk (counting only).
     const into = filled < head.length ? head.subarray(filled) : chunk;
     const n = await file.read(into);
     if (n === null) break;
     if (into !== chunk) filled += n;
     const got = into.subarray(0, n);
-    lines += _countBreaks(got, prevCr);
+    breaks += _countBreaks(got, prevCr);
     prevCr = got[n - 1] === 0x0d;
     last = got[n - 1];
     bytes += n;
   }
-  if (prevCr) lines++;
-  else if (bytes > 0 && last !== 0x0a) lines++;
-  head = head.subarray(0, Math.min(filled, MAX_PARSE_BYTES));
-  const sniff = head.subarray(0, BINARY_SNIFF_BYTES);
-  if (sniff.indexOf(0) >= 0) return { kind: "binary", bytes, lines, mtimeMs };
-  const truncated = bytes > head.length;
-  if (truncated) {
-    const cut = head.lastIndexOf(0x0a);
-    head = head.subarray(0, cut >= 0 ? cut + 1 : head.length);
+  const lines = breaks + (prevCr || (bytes > 0 && last !== 0x0a) ? 1 : 0);
+  let prefix = head.subarray(0, filled);
+  if (bytes > filled) {
+    // Cut at a line end, never inside a UTF-8 sequence.
+    const cut = prefix.lastIndexOf(0x0a);
+    if (cut >= 0) prefix = prefix.subarray(0, cut + 1);
+  }
+  return _toRead(prefix, bytes, lines, opened.mtime?.getTime() ?? 0);
+}
+
+/** Lines of a whole file: line breaks, plus a last unterminated line. */
+function _countLines(bytes: Uint8Array): number {
+  const n = bytes.length;
+  if (n === 0) return 0;
+  const last = bytes[n - 1];
+  return _countBreaks(bytes, false) + (last === 0x0d || last !== 0x0a ? 1 : 0);
+}
+
+/** Builds the read from the analysed bytes (`head`, the whole file unless truncated). */
+function _toRead(head: Uint8Array, bytes: number, lines: number, mtimeMs: number): FileRead {
+  if (head.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) {
+    return { kind: "binary", bytes, lines, mtimeMs };
   }
   const text = _decoder.decode(head);
-  const read: FileRead = { kind: "text", text, bytes, lines, truncated, mtimeMs };
+  const read: FileRead = {
+    kind: "text",
+    text,
+    bytes,
+    lines,
+    truncated: bytes > head.length,
+    mtimeMs,
+  };
   const hasBom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   if (hasBom || (text.includes("\uFFFD") && !_isUtf8(head))) {
     // The text no longer carries the exact bytes: duplicates compare the bytes.
@@ -256,6 +269,33 @@ async function _pool<T>(
     while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Whether a root-relative path exists on disk with exactly this name (letter
+ * case included, also on case-insensitive filesystems): its parent directory
+ * is listed once and remembered, so a thousand broken links cost one
+ * `readDir` per directory rather than a thousand failed `lstat`s.
+ */
+function _onDisk(root: string): (path: string) => boolean {
+  const dirs = new Map<string, Set<string>>();
+  return (path) => {
+    const slash = path.lastIndexOf("/");
+    const dir = slash < 0 ? "" : path.slice(0, slash);
+    let names = dirs.get(dir);
+    if (names === undefined) {
+      names = new Set();
+      try {
+        for (const entry of Deno.readDirSync(dir === "" ? root : join(root, dir))) {
+          names.add(entry.name);
+        }
+      } catch {
+        // Missing or unreadable: nothing in it is known to exist.
+      }
+      dirs.set(dir, names);
+    }
+    return names.has(slash < 0 ? path : path.slice(slash + 1));
+  };
 }
 
 async function _exists(path: string): Promise<boolean> {

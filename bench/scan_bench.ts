@@ -1,0 +1,150 @@
+// The scan benchmark: on the generated repository (bench/generate_repo.ts),
+// in one run, the FLOOR — `git ls-files`, one `git log --first-parent
+// --no-renames --name-only` pass and reading every doc once, back to back —
+// against the median wall time of `scan.ts` run as users run it (exact
+// permission flags, a subprocess, writing .dochygiene/scan.json), and the
+// scan's peak memory (max RSS from /usr/bin/time -v, else VmHWM polled from
+// /proc). Targets: scan ≤ 1.5× floor, peak ≤ 400 MB.
+//
+//   deno run -A bench/scan_bench.ts [--docs 20000] [--commits 5000] [--runs 5]
+
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { FULL_SIZE, generateRepo } from "./generate_repo.ts";
+
+const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+const RATIO_TARGET = 1.5;
+const MEMORY_TARGET_MB = 400;
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    docs: { type: "string" },
+    commits: { type: "string" },
+    runs: { type: "string" },
+  },
+});
+const size = {
+  docs: Number(values.docs ?? FULL_SIZE.docs),
+  commits: Number(values.commits ?? FULL_SIZE.commits),
+};
+const runs = Number(values.runs ?? 5);
+const root = await generateRepo(size);
+
+async function floor(): Promise<{ ms: number; docs: number }> {
+  const started = performance.now();
+  const ls = await _run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+  await _run("git", [
+    "log",
+    "--first-parent",
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "--format=%x00%ct",
+    "HEAD",
+  ]);
+  const docs = new TextDecoder().decode(ls).split("\0").filter((p) => p.endsWith(".md"));
+  let next = 0;
+  await Promise.all(Array.from({ length: 16 }, async () => {
+    while (next < docs.length) await Deno.readFile(join(root, docs[next++]));
+  }));
+  return { ms: performance.now() - started, docs: docs.length };
+}
+
+async function scanOnce(): Promise<{ ms: number; peakMb: number | undefined }> {
+  const denoArgs = [
+    "run",
+    "--quiet",
+    `--config=${join(PACKAGE_DIR, "deno.json")}`,
+    ...PERMISSION_FLAGS.scan,
+    join(PACKAGE_DIR, "scan.ts"),
+    "--format",
+    "json",
+  ];
+  const timeBin = await _exists("/usr/bin/time");
+  const started = performance.now();
+  const child = new Deno.Command(timeBin ? "/usr/bin/time" : Deno.execPath(), {
+    args: timeBin ? ["-v", Deno.execPath(), ...denoArgs] : denoArgs,
+    cwd: root,
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  // Without /usr/bin/time, poll the child's high-water mark.
+  let polled = 0;
+  const poll = timeBin ? undefined : setInterval(() => {
+    try {
+      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      polled = Math.max(polled, kb);
+    } catch {
+      // Exited.
+    }
+  }, 5);
+  const out = await child.output();
+  const ms = performance.now() - started;
+  if (poll !== undefined) clearInterval(poll);
+  const stderr = new TextDecoder().decode(out.stderr);
+  if (out.code !== 0) throw new Error(`scan failed (${out.code}): ${stderr}`);
+  const maxRss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1];
+  const kb = maxRss ? Number(maxRss) : polled;
+  return { ms, peakMb: kb > 0 ? kb / 1024 : undefined };
+}
+
+async function _run(cmd: string, args: string[]): Promise<Uint8Array> {
+  const out = await new Deno.Command(cmd, { args, cwd: root, stdout: "piped", stderr: "inherit" })
+    .output();
+  if (out.code !== 0) throw new Error(`${cmd} ${args[0]} failed`);
+  return out.stdout;
+}
+
+async function _exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// Warm caches (page cache, Deno's module cache) before measuring either side.
+await floor();
+await scanOnce();
+const floors: number[] = [];
+const scans: number[] = [];
+const peaks: number[] = [];
+let docCount = 0;
+for (let i = 0; i < runs; i++) {
+  const f = await floor();
+  floors.push(f.ms);
+  docCount = f.docs;
+  const s = await scanOnce();
+  scans.push(s.ms);
+  if (s.peakMb !== undefined) peaks.push(s.peakMb);
+}
+const floorMs = median(floors);
+const scanMs = median(scans);
+const ratio = scanMs / floorMs;
+const peak = peaks.length > 0 ? Math.max(...peaks) : undefined;
+console.log(`repository: ${root} (${docCount} docs, ${size.commits} commits)`);
+console.log(
+  `floor (ls-files + one git log pass + read every doc), median of ${runs}: ${
+    floorMs.toFixed(0)
+  } ms`,
+);
+console.log(
+  `scan.ts (subprocess, exact flags, writes scan.json), median of ${runs}: ${scanMs.toFixed(0)} ms`,
+);
+console.log(`ratio: ${ratio.toFixed(2)}× (target ≤ ${RATIO_TARGET}×)`);
+console.log(
+  `peak memory: ${
+    peak === undefined ? "unknown" : `${peak.toFixed(0)} MB`
+  } (target ≤ ${MEMORY_TARGET_MB} MB)`,
+);
+const ok = ratio <= RATIO_TARGET && (peak === undefined || peak <= MEMORY_TARGET_MB);
+console.log(ok ? "PASS" : "FAIL");
+Deno.exit(ok ? 0 : 1);
