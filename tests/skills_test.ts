@@ -1,8 +1,10 @@
 // The skills' command lines, run verbatim: every ```bash block of
 // skills/check/SKILL.md and skills/clean/SKILL.md is executed with bash against
-// the demo repository, in the order the skill gives, with CLAUDE_PLUGIN_ROOT
-// set to this package, from a subdirectory (the `cd` must find the root). The
-// only substitutions are the placeholders the skills tell Claude to fill in.
+// the demo repository, in the order the skill gives, from a subdirectory (the
+// `cd` must find the root). `${CLAUDE_PLUGIN_ROOT}` becomes this package's
+// directory, as Claude Code's skill loader substitutes it (the variable is
+// also set in the environment); the only other substitutions are the
+// placeholders the skills tell Claude to fill in.
 // A new command in a skill fails this test until it is given an expectation.
 
 import assert from "node:assert/strict";
@@ -47,9 +49,13 @@ async function bash(block: string, cwd: string, env: Record<string, string>): Pr
   return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
 }
 
-/** Fills the placeholders a skill asks Claude to fill; any other `<…>` left is an error. */
+/**
+ * What Claude runs: Claude Code's skill loader replaces `${CLAUDE_PLUGIN_ROOT}`
+ * in the skill's text with the plugin's directory, then Claude fills the
+ * placeholders the skill asks it to; any other `<…>` left is an error.
+ */
 function fill(block: string, values: Record<string, string>): string {
-  let filled = block;
+  let filled = block.replaceAll("${CLAUDE_PLUGIN_ROOT}", PACKAGE_DIR);
   for (const [placeholder, value] of Object.entries(values)) {
     filled = filled.replaceAll(`"<${placeholder}>"`, `'${value}'`);
   }
