@@ -65,7 +65,7 @@ export function parseFrontmatter(text: string): Frontmatter {
 function _parse(yaml: string, bodyStart: number): Frontmatter {
   let value: unknown;
   try {
-    value = parseYaml(yaml);
+    value = parseYaml(yaml.replace(/\r\n?/g, "\n"));
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return { data: undefined, bodyStart, error: `malformed YAML frontmatter: ${why}` };

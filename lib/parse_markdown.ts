@@ -23,6 +23,8 @@ export interface MarkdownBlock {
   task?: "done" | "open";
   /** Whether the paragraph starts a list item. */
   listItem?: boolean;
+  /** The block's inline scan, once {@linkcode scanBlock} made it. */
+  scan?: BlockScan;
 }
 
 /** A link reference definition `[label]: destination`. */
@@ -118,7 +120,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
 
   lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
     let s = lines[i];
-    for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) s = s.slice(m[0].length);
+    if (_quoted(s)) {
+      for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) s = s.slice(m[0].length);
+    }
     if (fence) {
       if (_closesFence(s, fence)) fence = undefined;
       continue;
@@ -144,9 +148,11 @@ export function parseMarkdown(text: string): MarkdownDoc {
       continue;
     }
     let content = s.slice(chars);
-    if (listIndent >= 0 && blankBefore && indent < listIndent && !LIST_MARKER.test(content)) {
-      listIndent = -1;
-    }
+    // A line left of the list's content column ends the list, unless it continues a paragraph.
+    if (
+      listIndent >= 0 && indent < listIndent && (blankBefore || !para || _startsBlock(content)) &&
+      !LIST_MARKER.test(content)
+    ) listIndent = -1;
     const wasBlank = blankBefore;
     blankBefore = false;
     if (!para && indent >= Math.max(listIndent, 0) + 4) continue; // indented code
@@ -154,13 +160,14 @@ export function parseMarkdown(text: string): MarkdownDoc {
     let task: "done" | "open" | undefined;
     let column = indent;
     for (;;) {
-      const f = FENCE_OPEN.exec(content);
+      const first = content[0];
+      const f = first === "`" || first === "~" ? FENCE_OPEN.exec(content) : null;
       if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
         flush();
         fence = { char: f[1][0], length: f[1].length };
         continue lineLoop;
       }
-      if (ATX.test(content)) {
+      if (first === "#" && ATX.test(content)) {
         flush();
         blocks.push({
           kind: "heading",
@@ -170,7 +177,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
         });
         continue lineLoop;
       }
-      if (para && !listItem && SETEXT.test(content)) {
+      if (para && !listItem && (first === "=" || first === "-") && SETEXT.test(content)) {
         if (!(para.listItem && indent < listIndent)) {
           const heading: MarkdownBlock = {
             ...para,
@@ -188,7 +195,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
           continue lineLoop;
         }
       }
-      if (listItem || indent - Math.max(listIndent, 0) < 4) {
+      if (first === "<" && (listItem || indent - Math.max(listIndent, 0) < 4)) {
         const start = HTML_STARTS.find(([re, , interrupts]) =>
           (interrupts || !para) && re.test(content)
         );
@@ -205,7 +212,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
         flush();
         continue lineLoop;
       }
-      const li = LIST_MARKER.exec(content);
+      const li = _mayBeListItem(first) ? LIST_MARKER.exec(content) : null;
       if (li) {
         const rest = content.slice(li[0].length);
         const inList = listItem || !para || para.listItem || wasBlank;
@@ -247,8 +254,6 @@ export interface BlockScan extends InlineScan {
   lineOf: (offset: number) => number;
 }
 
-const _scans = new WeakMap<MarkdownBlock, BlockScan>();
-
 /**
  * Scans a block's inline content once and remembers the result: links, code
  * spans and tags for prose; tags only for HTML blocks; headings also get
@@ -266,14 +271,14 @@ const _scans = new WeakMap<MarkdownBlock, BlockScan>();
  * ```
  */
 export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
-  const cached = _scans.get(block);
-  if (cached) return cached;
-  const src = block.lines.join("\n");
+  if (block.scan) return block.scan;
+  const src = block.lines.length === 1 ? block.lines[0] : block.lines.join("\n");
   const inline: InlineScan = block.kind === "html"
     ? { links: [], codeSpans: [], tags: scanHtml(src) }
     : scanInline(src, { text: block.kind === "heading", labels: doc.labels });
-  const scan: BlockScan = { ...inline, lineOf: _lineLocator(src, block.line) };
-  _scans.set(block, scan);
+  const scan = inline as BlockScan;
+  scan.lineOf = _lineLocator(src, block.line);
+  block.scan = scan;
   return scan;
 }
 
@@ -294,6 +299,24 @@ function _lineLocator(src: string, firstLine: number): (offset: number) => numbe
     }
     return firstLine + lo;
   };
+}
+
+function _startsBlock(content: string): boolean {
+  const c = content[0];
+  return c === "`" || c === "~" || c === "#" || c === "<" || _isThematicBreak(content);
+}
+
+function _quoted(s: string): boolean {
+  for (let i = 0; i < 4 && i < s.length; i++) {
+    if (s[i] === ">") return true;
+    if (s[i] !== " ") return false;
+  }
+  return false;
+}
+
+function _mayBeListItem(first: string | undefined): boolean {
+  return first === "-" || first === "*" || first === "+" ||
+    (first !== undefined && first >= "0" && first <= "9");
 }
 
 function _indentation(s: string): { width: number; chars: number } {

@@ -259,8 +259,8 @@ class _InlineScanner {
   readonly #delimiters: _Delimiter[] = [];
   readonly #brackets: _Bracket[] = [];
   readonly #labels: ReadonlySet<string>;
-  readonly #finder: _TagFinder;
-  readonly #quotes: Record<string, _NextIndex>;
+  #finder: _TagFinder | undefined;
+  #quotes: Record<string, _NextIndex> | undefined;
   #runs: Map<number, { starts: number[]; next: number }> | undefined;
   #linkBarrier = 0;
   #budget: number;
@@ -269,12 +269,6 @@ class _InlineScanner {
   constructor(private readonly src: string, options: ScanInlineOptions) {
     this.#tokens = options.text ? [] : undefined;
     this.#labels = options.labels ?? new Set();
-    this.#finder = new _TagFinder(src);
-    this.#quotes = {
-      '"': new _NextIndex(src, '"'),
-      "'": new _NextIndex(src, "'"),
-      ")": new _NextIndex(src, ")"),
-    };
     this.#budget = src.length * 4 + 65536;
   }
 
@@ -380,6 +374,7 @@ class _InlineScanner {
 
   #angle(i: number): number {
     const src = this.src;
+    this.#finder ??= new _TagFinder(src);
     const comment = this.#finder.commentEnd(i);
     if (comment >= 0) {
       this.#flush(i);
@@ -479,6 +474,11 @@ class _InlineScanner {
     let w = _skipSpace(src, k);
     const q = src[w];
     if (w > k && (q === '"' || q === "'" || q === "(")) {
+      this.#quotes ??= {
+        '"': new _NextIndex(src, '"'),
+        "'": new _NextIndex(src, "'"),
+        ")": new _NextIndex(src, ")"),
+      };
       const closer = this.#quotes[q === "(" ? ")" : q];
       let t = closer.from(w + 1);
       while (t >= 0 && _escaped(src, t)) t = closer.from(t + 1);

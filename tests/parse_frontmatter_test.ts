@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { parseFrontmatter } from "../lib/parse_frontmatter.ts";
+
+Deno.test("parseFrontmatter: a mapping between --- lines; the body starts after", () => {
+  const fm = parseFrontmatter("---\ntitle: A\nhygiene: frozen\n---\n# A\n");
+  assert.deepEqual(fm, { data: { title: "A", hygiene: "frozen" }, bodyStart: 4 });
+});
+
+Deno.test("parseFrontmatter: closes with ... too; empty frontmatter is an empty mapping", () => {
+  assert.deepEqual(parseFrontmatter("---\na: 1\n...\nbody").data, { a: 1 });
+  assert.deepEqual(parseFrontmatter("---\n---\nbody"), { data: {}, bodyStart: 2 });
+});
+
+Deno.test("parseFrontmatter: BOM and CRLF", () => {
+  const fm = parseFrontmatter("\uFEFF---\r\nstatus: done\r\n---\r\n# T\r\n");
+  assert.deepEqual(fm, { data: { status: "done" }, bodyStart: 3 });
+  assert.deepEqual(parseFrontmatter("---\rstatus: x\r---\r").data, { status: "x" });
+});
+
+Deno.test("parseFrontmatter: no frontmatter unless the very first line is ---", () => {
+  assert.deepEqual(parseFrontmatter("# T\n---\na: 1\n---\n"), { data: undefined, bodyStart: 0 });
+  assert.deepEqual(parseFrontmatter("\n---\na: 1\n---\n"), { data: undefined, bodyStart: 0 });
+  assert.deepEqual(parseFrontmatter("----\na: 1\n----\n"), { data: undefined, bodyStart: 0 });
+  assert.deepEqual(parseFrontmatter(""), { data: undefined, bodyStart: 0 });
+});
+
+Deno.test("parseFrontmatter: an unclosed --- is a rule, not frontmatter (no error)", () => {
+  assert.deepEqual(parseFrontmatter("---\na: 1\n# T\n"), { data: undefined, bodyStart: 0 });
+});
+
+Deno.test("parseFrontmatter: malformed YAML gives an error, never throws", () => {
+  const fm = parseFrontmatter("---\na: [1\n---\n# T\n");
+  assert.equal(fm.data, undefined);
+  assert.equal(fm.bodyStart, 3);
+  assert.match(fm.error!, /^malformed YAML frontmatter: /);
+  assert.match(parseFrontmatter("---\na: 1\na: 2\n---\n").error!, /malformed/);
+});
+
+Deno.test("parseFrontmatter: a list or scalar is not a mapping", () => {
+  assert.equal(parseFrontmatter("---\n- a\n---\n").error, "YAML frontmatter is not a mapping");
+  assert.equal(
+    parseFrontmatter("---\njust text\n---\n").error,
+    "YAML frontmatter is not a mapping",
+  );
+});
+
+Deno.test("parseFrontmatter: a YAML alias bomb fails fast into error", () => {
+  const bomb = [
+    "---",
+    'a: &a ["x","x","x","x","x","x","x","x","x"]',
+    "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+    "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+    "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+    "e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+    "f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]",
+    "g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]",
+    "---",
+    "# Body",
+  ].join("\n");
+  const fm = parseFrontmatter(bomb);
+  assert.equal(fm.data, undefined);
+  assert.match(fm.error!, /alias/);
+  assert.equal(fm.bodyStart, 9);
+});
+
+Deno.test("parseFrontmatter: oversized frontmatter is an error", () => {
+  const fm = parseFrontmatter(`---\na: "${"x".repeat(2 * 1024 * 1024)}"\n---\n`);
+  assert.equal(fm.data, undefined);
+  assert.match(fm.error!, /too large/);
+});
