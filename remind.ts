@@ -81,11 +81,11 @@ export async function remind(request: RemindRequest): Promise<ReminderDecision |
   const root = await findRoot(Deno.realPathSync(request.start));
   const stateDir = await resolveStateDir(root);
   const now = request.clock.now();
-  const [{ state }, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
-  if (!decideReminder(state, now, threshold).show) return undefined;
+  const [read, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
+  if (!decideReminder(read.state, now, threshold).show) return undefined;
   // Started outside the root, --allow-write=.dochygiene names another directory.
   if (!hasWritePermission(stateDir)) return undefined;
-  await ensureStateDir(root);
+  if (read.status === "missing") await ensureStateDir(root);
   let shown: ReminderDecision | undefined;
   await updateState(stateDir, (current) => {
     const decision = decideReminder(current, now, threshold);
