@@ -16,13 +16,19 @@
  */
 
 import { type Clock, clockFromEnv } from "./lib/clock.ts";
-import { decideReminder, type ReminderDecision } from "./lib/decide_reminder.ts";
+import {
+  decideReminder,
+  type ReminderDecision,
+  type ReminderReason,
+} from "./lib/decide_reminder.ts";
 import { findRoot } from "./lib/find_root.ts";
 import { formatBanner } from "./lib/format_banner.ts";
 import { readThreshold } from "./lib/read_threshold.ts";
 import { ensureStateDir, hasWritePermission, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, updateState } from "./lib/state_file.ts";
 import { VERSION } from "./lib/version.ts";
+
+export type { Clock, ReminderDecision, ReminderReason };
 
 /** Longest wait for the state lock: well under the hook's 5 s timeout. */
 const _LOCK_TIMEOUT_MS = 1500;
