@@ -208,7 +208,8 @@ export async function main(args: string[]): Promise<number> {
 }
 
 async function _tour(dirArg: string | undefined): Promise<void> {
-  const now = clockFromEnv(Deno.env.get("DOCHYGIENE_NOW")).now();
+  const clock = clockFromEnv(Deno.env.get("DOCHYGIENE_NOW"));
+  const now = clock.now();
   const dir = dirArg ?? await Deno.makeTempDir({ prefix: "dochygiene-demo-" });
   const sample = await buildSampleRepo(dir, now);
   const root = sample.root;
@@ -240,7 +241,7 @@ async function _tour(dirArg: string | undefined): Promise<void> {
   for (const e of scan.excluded) _say(`  ${e.path} (${e.reason.replace("_", "-")})`);
 
   _step(4, "/dochygiene:check, part 2: Claude classifies the shortlist; state.ts report stores it");
-  const report = await sampleReport(scan, now);
+  const report = await sampleReport(scan, clock.now());
   _say(`A sample report with ${report.entries.length} entries, grounded in the scan's signals:`);
   for (const e of report.entries) {
     _say(`  ${e.path}: ${e.category} -> ${e.op_type} (${e.safety_tier})`);
