@@ -107,8 +107,12 @@ export function parseMarkdown(text: string): MarkdownDoc {
   const lines = text.split(/\r\n|\r|\n/);
   const blocks: MarkdownBlock[] = [];
   const definitions: LinkDefinition[] = [];
-  let fence: { char: string; length: number } | undefined;
-  let html: { block: MarkdownBlock; end: RegExp | "blank" } | undefined;
+  // An open fence or HTML block, with the container it opened in: it also ends when a line
+  // leaves that container (fewer `>` markers, or less indented than its list item).
+  let fence: { char: string; length: number; depth: number; indent: number } | undefined;
+  let html:
+    | { block: MarkdownBlock; end: RegExp | "blank"; depth: number; indent: number }
+    | undefined;
   let para: MarkdownBlock | undefined;
   let listIndent = -1;
   let blankBefore = true;
@@ -120,15 +124,24 @@ export function parseMarkdown(text: string): MarkdownDoc {
 
   lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
     let s = lines[i];
+    let depth = 0;
     if (_quoted(s)) {
-      for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) s = s.slice(m[0].length);
+      for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) {
+        s = s.slice(m[0].length);
+        depth++;
+      }
+    }
+    const { width: indent, chars } = _indentation(s);
+    const blank = chars === s.length;
+    const open = fence ?? html;
+    if (open && (depth < open.depth || (!blank && indent < open.indent))) {
+      fence = html = undefined;
+      listIndent = -1;
     }
     if (fence) {
       if (_closesFence(s, fence)) fence = undefined;
       continue;
     }
-    const { width: indent, chars } = _indentation(s);
-    const blank = chars === s.length;
     if (html) {
       if (html.end === "blank") {
         if (!blank) {
@@ -161,10 +174,19 @@ export function parseMarkdown(text: string): MarkdownDoc {
     let column = indent;
     for (;;) {
       const first = content[0];
+      if (first === ">" && listItem) {
+        content = content.replace(QUOTE_MARKER, "");
+        continue;
+      }
       const f = first === "`" || first === "~" ? FENCE_OPEN.exec(content) : null;
       if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
         flush();
-        fence = { char: f[1][0], length: f[1].length };
+        fence = {
+          char: f[1][0],
+          length: f[1].length,
+          depth,
+          indent: _container(listIndent, column),
+        };
         continue lineLoop;
       }
       if (first === "#" && ATX.test(content)) {
@@ -204,7 +226,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
           const block: MarkdownBlock = { kind: "html", line: i + 1, lines: [content] };
           blocks.push(block);
           const end = start[1];
-          if (end === "blank" || !end.test(content.slice(2))) html = { block, end };
+          if (end === "blank" || !end.test(content.slice(2))) {
+            html = { block, end, depth, indent: _container(listIndent, column) };
+          }
           continue lineLoop;
         }
       }
@@ -299,6 +323,11 @@ function _lineLocator(src: string, firstLine: number): (offset: number) => numbe
     }
     return firstLine + lo;
   };
+}
+
+// The content column of the list item a block opens in (0 outside lists).
+function _container(listIndent: number, column: number): number {
+  return listIndent >= 0 && column >= listIndent ? listIndent : 0;
 }
 
 function _startsBlock(content: string): boolean {
@@ -403,8 +432,20 @@ function _definitionDestination(rest: string): string | undefined {
     return rest.slice(1, close);
   }
   const m = /^\S+/.exec(rest);
-  if (!m) return undefined;
+  if (!m || !_balanced(m[0])) return undefined;
   const after = rest.slice(m[0].length);
   if (after !== "" && !/^[ \t]+["'(]/.test(after)) return undefined;
   return m[0];
+}
+
+// Whether a bare destination's unescaped parentheses balance (CommonMark requires it).
+function _balanced(destination: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < destination.length; i++) {
+    const c = destination[i];
+    if (c === "\\") i++;
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth < 0) return false;
+  }
+  return depth === 0;
 }

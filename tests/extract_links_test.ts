@@ -175,3 +175,14 @@ Deno.test("extractLinks: the Markdown fixture's README", async () => {
   );
   assert.equal(links.filter((l) => l.kind === "html").length, 4);
 });
+
+Deno.test("extractLinks: a fence or HTML block ends with the blockquote or list item it opened in", () => {
+  assert.deepEqual(targets("> ```\n> [a](a.md)\n\n[b](b.md)\n"), ["b.md"]);
+  assert.deepEqual(targets("> <!--\n> [a](a.md)\n[b](b.md)\n"), ["b.md"]);
+  assert.deepEqual(targets("1. x\n\n   ```\n   [a](a.md)\n[b](b.md)\n"), ["b.md"]);
+  assert.deepEqual(targets("- <!--\n  [a](a.md)\n\n[b](b.md)\n"), ["b.md"]);
+});
+
+Deno.test("extractLinks: a definition's bare destination needs balanced parentheses", () => {
+  assert.deepEqual(targets("[a]: a(1).md\n\n[b]: b(.md\n"), ["a(1).md"]);
+});
