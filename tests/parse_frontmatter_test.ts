@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { parseFrontmatter } from "../lib/parse_frontmatter.ts";
+import { parseYaml } from "../lib/parse_yaml.ts";
 
 Deno.test("parseFrontmatter: a mapping between --- lines; the body starts after", () => {
   const fm = parseFrontmatter("---\ntitle: A\nhygiene: frozen\n---\n# A\n");
@@ -67,4 +68,36 @@ Deno.test("parseFrontmatter: oversized frontmatter is an error", () => {
   const fm = parseFrontmatter(`---\na: "${"x".repeat(2 * 1024 * 1024)}"\n---\n`);
   assert.equal(fm.data, undefined);
   assert.match(fm.error!, /too large/);
+});
+
+Deno.test("parseFrontmatter: the fast path for flat frontmatter agrees with the YAML parser", () => {
+  const cases = [
+    "title: Doc 1\nstatus: in progress",
+    "a: True\nb: FALSE\nc: null\nd:\ne: Null",
+    "date: 2026-08-03\nslug: a.b/c-d_e",
+    "a: yes\nb: Off\nc: x  y  ",
+    "a: b\n__proto__: x",
+    "hygiene: frozen\nhygiene-note: kept for audit",
+    "a: 1\nb: 01\nc: 1.5\nd: 0x1F\ne: .inf",
+    "a: x:y\nb: 'q'\nc: \"d\"\ne: [1, 2]\nf: {g: h}\ni: a # comment",
+    "  a: b",
+    "a: b\na: c",
+    "true: x",
+    "a: |\n  block",
+  ];
+  for (const yaml of cases) {
+    const fm = parseFrontmatter(`---\n${yaml}\n---\n`);
+    let expected: unknown;
+    try {
+      expected = parseYaml(yaml);
+    } catch {
+      expected = undefined;
+    }
+    if (expected !== undefined && typeof expected === "object" && !Array.isArray(expected)) {
+      assert.deepEqual(fm.data, expected, yaml);
+      assert.equal(Object.getPrototypeOf(fm.data), Object.getPrototypeOf(expected), yaml);
+    } else {
+      assert.equal(fm.data, undefined, yaml);
+    }
+  }
 });
