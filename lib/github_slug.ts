@@ -14,6 +14,8 @@ import { scanInline } from "./scan_inline.ts";
 // table; the two differ only on code points unassigned in the table's Unicode
 // version (letters added since are kept here, as GitHub keeps them).
 const REMOVED = /[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\u24B6-\u24E9 -]/gu;
+const REMOVED_ASCII = /[^a-z0-9_ -]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * The slug of one heading's plain text, without de-duplication: lower case,
@@ -29,7 +31,9 @@ const REMOVED = /[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\u24B6-\u24E9 -]/gu;
  * ```
  */
 export function githubSlug(text: string): string {
-  return text.toLowerCase().replace(REMOVED, "").replace(/ /g, "-");
+  // ASCII text (most headings) takes the same rule restricted to ASCII, without Unicode classes.
+  const removed = NON_ASCII.test(text) ? REMOVED : REMOVED_ASCII;
+  return text.toLowerCase().replace(removed, "").replace(/ /g, "-");
 }
 
 /**

@@ -275,8 +275,13 @@ class _InlineScanner {
   run(): InlineScan {
     const src = this.src;
     const n = src.length;
+    // Jump from one character that can start syntax to the next (native regex search).
+    const special = this.#tokens ? /[\\`<![\]_&]/g : /[\\`<![\]]/g;
     let i = 0;
     while (i < n) {
+      special.lastIndex = i;
+      if (!special.test(src)) break;
+      i = special.lastIndex - 1;
       const c = src.charCodeAt(i);
       if (c === BACKSLASH) {
         if (i + 1 < n && ASCII_PUNCT.test(src[i + 1])) {
