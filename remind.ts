@@ -186,6 +186,8 @@ function _readPayload(): unknown {
       if (size > _MAX_PAYLOAD_BYTES) return undefined;
       chunks.push(buffer.slice(0, n));
     }
+    // Checked first: a thrown SyntaxError costs start-up time too.
+    if (size === 0) return undefined;
     return JSON.parse(new TextDecoder().decode(_concat(chunks, size)));
   } catch {
     return undefined;

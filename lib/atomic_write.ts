@@ -24,22 +24,27 @@ import { basename, dirname, join } from "./path.ts";
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
+// Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
 export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`);
   let file: Deno.FsFile | undefined;
   try {
-    file = await Deno.open(tmp, { write: true, createNew: true, mode: 0o644 });
+    file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o644 });
     let written = 0;
-    while (written < bytes.length) written += await file.write(bytes.subarray(written));
-    await file.sync();
+    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    file.syncSync();
     file.close();
     file = undefined;
-    await Deno.rename(tmp, path);
+    Deno.renameSync(tmp, path);
   } catch (err) {
     file?.close();
-    await Deno.remove(tmp).catch(() => {});
+    try {
+      Deno.removeSync(tmp);
+    } catch {
+      // The temp file was never created.
+    }
     throw err;
   }
   await syncDir(dir);
@@ -56,11 +61,12 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
  * await syncDir(Deno.cwd());
  * ```
  */
+// deno-lint-ignore require-await
 export async function syncDir(dir: string): Promise<void> {
   let handle: Deno.FsFile | undefined;
   try {
-    handle = await Deno.open(dir, { read: true });
-    await handle.sync();
+    handle = Deno.openSync(dir, { read: true });
+    handle.syncSync();
   } catch {
     // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
   } finally {

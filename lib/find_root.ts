@@ -24,20 +24,22 @@ import { dirname, resolve } from "./path.ts";
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
+// Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+// deno-lint-ignore require-await
 export async function findRoot(start: string): Promise<string> {
   const origin = resolve(start);
   let dir = origin;
   while (true) {
-    if (await _exists(`${dir}/.git`)) return dir;
+    if (_exists(`${dir}/.git`)) return dir;
     const parent = dirname(dir);
     if (parent === dir) return origin;
     dir = parent;
   }
 }
 
-async function _exists(path: string): Promise<boolean> {
+function _exists(path: string): boolean {
   try {
-    await Deno.lstat(path);
+    Deno.lstatSync(path);
     return true;
   } catch {
     return false;

@@ -28,11 +28,13 @@ export const STATE_DIR_NAME = ".dochygiene";
  * await Deno.remove(root, { recursive: true });
  * ```
  */
+// Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+// deno-lint-ignore require-await
 export async function resolveStateDir(root: string): Promise<string> {
   const dir = join(root, STATE_DIR_NAME);
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(dir);
+    info = Deno.lstatSync(dir);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return dir;
     throw new DochygieneError(
@@ -52,7 +54,7 @@ export async function resolveStateDir(root: string): Promise<string> {
       `${dir} is not a directory; move it away and run again`,
     );
   }
-  const [realRoot, realDir] = await Promise.all([Deno.realPath(root), Deno.realPath(dir)]);
+  const [realRoot, realDir] = [Deno.realPathSync(root), Deno.realPathSync(dir)];
   const rel = relative(realRoot, realDir);
   if (rel !== STATE_DIR_NAME || isAbsolute(rel)) {
     throw new DochygieneError(
@@ -80,7 +82,7 @@ export async function resolveStateDir(root: string): Promise<string> {
 export async function ensureStateDir(root: string): Promise<string> {
   const dir = await resolveStateDir(root);
   try {
-    await Deno.mkdir(dir);
+    Deno.mkdirSync(dir);
   } catch (err) {
     if (!(err instanceof Deno.errors.AlreadyExists)) throw _writeError(dir, err);
   }

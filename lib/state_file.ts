@@ -112,11 +112,13 @@ export function parseState(text: string): State | undefined {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
+// Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+// deno-lint-ignore require-await
 export async function readState(stateDir: string): Promise<StateRead> {
   const path = join(stateDir, STATE_FILE_NAME);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
     if (err instanceof Deno.errors.NotCapable) throw err;

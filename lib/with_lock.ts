@@ -48,16 +48,17 @@ export async function withLock<T>(
   const path = join(stateDir, LOCK_NAME);
   const deadline = Date.now() + timeoutMs;
   while (true) {
-    const file = await Deno.open(path, { read: true, write: true, create: true });
+    // Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+    const file = Deno.openSync(path, { read: true, write: true, create: true });
     let locked = false;
     try {
-      locked = await file.tryLock(true);
-      if (locked && await _isCurrent(file, path)) {
+      locked = file.tryLockSync(true);
+      if (locked && _isCurrent(file, path)) {
         try {
           return await fn();
         } finally {
-          await Deno.remove(path).catch(() => {});
-          await file.unlock().catch(() => {});
+          _quietly(() => Deno.removeSync(path));
+          _quietly(() => file.unlockSync());
         }
       }
     } finally {
@@ -74,11 +75,20 @@ export async function withLock<T>(
 }
 
 /** Whether the locked handle is still the file at `path` (not unlinked by the previous holder). */
-async function _isCurrent(file: Deno.FsFile, path: string): Promise<boolean> {
+function _isCurrent(file: Deno.FsFile, path: string): boolean {
   try {
-    const [held, named] = await Promise.all([file.stat(), Deno.lstat(path)]);
+    const [held, named] = [file.statSync(), Deno.lstatSync(path)];
     return held.ino === named.ino && held.dev === named.dev;
   } catch {
     return false;
+  }
+}
+
+/** Runs a best-effort cleanup step, ignoring its failure. */
+function _quietly(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // Already gone or already unlocked: nothing to clean up.
   }
 }
