@@ -60,7 +60,16 @@ try {
     Deno.writeTextFileSync(join(repo, ".dochygiene", "state.json"), text);
   };
 
-  const cases: Case[] = [{ name: "empty script", cmd: DENO, args: ["run", "empty.ts"], cwd: work }];
+  const cases: Case[] = [
+    { name: "empty script", cmd: DENO, args: ["run", "empty.ts"], cwd: work },
+    // Reference only: Claude Code runs every hook command through a shell.
+    {
+      name: "empty script via sh -c",
+      cmd: "sh",
+      args: ["-c", `"${DENO}" run empty.ts`],
+      cwd: work,
+    },
+  ];
   for (const [label, repo] of Object.entries(repos)) {
     for (const banner of [true, false]) {
       const prepare = writeState(repo, banner ? stale : fresh);
