@@ -15,7 +15,7 @@ import { scanInline } from "./scan_inline.ts";
 // version (letters added since are kept here, as GitHub keeps them).
 const REMOVED = /[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\u24B6-\u24E9 -]/gu;
 const REMOVED_ASCII = /[^a-z0-9_ -]/g;
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The slug of one heading's plain text, without de-duplication: lower case,
