@@ -1,31 +1,27 @@
-# dochygiene SessionStart launcher (POSIX sh, run as `sh .../hooks/remind.sh`, so no
-# executable bit is needed). It walks up from the session directory to the first
-# directory holding `.git` (no git process), cd's there so that
-# --allow-write=.dochygiene names <root>/.dochygiene, and execs remind.ts with the
-# plugin's own deno.json (the project's is ignored). No deno: silently nothing.
+# dochygiene SessionStart launcher (POSIX sh). hooks/hooks.json sources it with `.`
+# into the shell Claude Code starts for the hook command, so no second shell
+# process starts and no executable bit is needed (marketplace installs strip it).
+# It walks up from the session directory to the first directory holding `.git`
+# (builtins only, no git process), cd's there so that --allow-write=.dochygiene
+# names <root>/.dochygiene, and execs remind.ts with the plugin's own deno.json
+# (the project's is ignored). No deno: silently nothing. Sourced, so `exit` ends
+# the hook's shell and the variables are prefixed.
 
 command -v deno >/dev/null 2>&1 || exit 0
-case $0 in
-  /*) hooks=${0%/*} ;;
-  */*) hooks=$PWD/${0%/*} ;;
-  *) hooks=$PWD ;;
-esac
-plugin=${CLAUDE_PLUGIN_ROOT:-$hooks/..}
-
 cd -P . 2>/dev/null || exit 0
-root=$PWD
-dir=$PWD
+dochygiene_root=$PWD
+dochygiene_dir=$PWD
 while :; do
-  if [ -e "$dir/.git" ] || [ -h "$dir/.git" ]; then
-    root=$dir
+  if [ -e "$dochygiene_dir/.git" ] || [ -h "$dochygiene_dir/.git" ]; then
+    dochygiene_root=$dochygiene_dir
     break
   fi
-  case $dir in /) break ;; esac
-  dir=${dir%/*}
-  [ -n "$dir" ] || dir=/
+  case $dochygiene_dir in /) break ;; esac
+  dochygiene_dir=${dochygiene_dir%/*}
+  [ -n "$dochygiene_dir" ] || dochygiene_dir=/
 done
-cd "$root" 2>/dev/null || exit 0
+cd "$dochygiene_root" 2>/dev/null || exit 0
 
-exec deno run --quiet --config "$plugin/deno.json" \
+exec deno run --quiet --config "$CLAUDE_PLUGIN_ROOT/deno.json" \
   --no-prompt --allow-read --allow-write=.dochygiene --allow-env \
-  "$plugin/remind.ts" 2>/dev/null
+  "$CLAUDE_PLUGIN_ROOT/remind.ts" 2>/dev/null

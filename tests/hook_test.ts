@@ -95,8 +95,9 @@ Deno.test("hooks.json: one SessionStart command hook, matcher startup|resume, ti
   assert.equal(entry.hooks.length, 1);
   assert.equal(entry.hooks[0].type, "command");
   assert.ok(entry.hooks[0].timeout !== undefined && entry.hooks[0].timeout <= 5);
-  // Run through sh: marketplace installs strip executable bits.
-  assert.equal(COMMAND, 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/remind.sh"');
+  // Sourced into Claude Code's own `sh -c`: no executable bit (marketplace installs strip
+  // them) and no second shell process on every session start.
+  assert.equal(COMMAND, '. "${CLAUDE_PLUGIN_ROOT}/hooks/remind.sh"');
 });
 
 Deno.test("plugin.json: name, version = lib/version.ts, description, author, MIT", async () => {
