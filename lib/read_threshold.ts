@@ -61,7 +61,11 @@ export async function readThreshold(root: string): Promise<number> {
     }
     const scanned = _scan(text);
     if (scanned !== undefined) return scanned;
-    const { loadConfig } = await import("./load_config.ts");
+    // A non-literal specifier: Deno then leaves this module (and its npm packages)
+    // out of the start-up module graph instead of loading and resolving it on
+    // every run; only this rare path pays for it.
+    const loader: string = "./load_config.ts";
+    const { loadConfig }: typeof import("./load_config.ts") = await import(loader);
     return (await loadConfig(root)).threshold_days;
   } catch {
     return DEFAULT_THRESHOLD_DAYS;
