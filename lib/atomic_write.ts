@@ -7,6 +7,14 @@
 import { basename, dirname, join } from "./path.ts";
 
 /**
+ * Numbers this process's temp files. With the pid and the time it names a file
+ * no other live writer uses, without `crypto` (whose set-up costs the hook
+ * start-up time); `createNew` refuses a leftover of the same name rather than
+ * share it.
+ */
+let _writes = 0;
+
+/**
  * Replaces `path` with `data` atomically: write a temp file in the same
  * directory, fsync it, rename it over `path`, fsync the directory. A crash at
  * any instant leaves either the old or the new file; the temp file is removed
@@ -28,7 +36,7 @@ import { basename, dirname, join } from "./path.ts";
 export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`);
+  const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${Date.now()}-${_writes++}`);
   let file: Deno.FsFile | undefined;
   try {
     file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o644 });

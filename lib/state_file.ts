@@ -167,7 +167,8 @@ export function updateState(
 ): Promise<State> {
   return withLock(stateDir, async () => {
     const { state, status } = await readState(stateDir);
-    const next = change(structuredClone(state), status);
+    // The state is plain JSON, so a JSON round trip is a full copy (structuredClone costs the hook start-up time).
+    const next = change(JSON.parse(JSON.stringify(state)), status);
     if (next === undefined) return state;
     if (status === "corrupt") {
       // Not inside `onKeptAside?.(…)`: optional chaining would skip the move when no callback is given.
