@@ -90,6 +90,9 @@ export async function main(args: string[]): Promise<number> {
       `--config=${join(_PACKAGE_DIR, "deno.json")}`,
       ...PERMISSION_FLAGS[seam],
       `--output=${target}`,
+      // remind.ts reaches load_config.ts through a non-literal import (kept off the
+      // hook's start-up graph), which deno compile cannot see on its own.
+      ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib", "load_config.ts")}`] : []),
       join(_PACKAGE_DIR, `${seam}.ts`),
     ]);
     if (built.code !== 0) {
