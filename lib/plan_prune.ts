@@ -53,6 +53,8 @@ export interface Judgment {
   rationale?: string;
   /** The entry's `extract_to`, when the report named one. */
   extract_to?: string;
+  /** The report's `generated_at` (ISO): a unit changed after it was judged needs a new judgment. */
+  judged_at?: string;
 }
 
 /** Everything the planner needs. */
@@ -239,7 +241,7 @@ export function planPrune(input: PlanInput): Plan {
         return keep(unit, `${rank}, dated in the future (${new Date(unit.age_ms).toISOString()})`);
       }
       if (i < rule.retain_recent) return keep(unit, `retain_recent: ${rank}`);
-      const days = _days(nowMs - unit.age_ms);
+      const days = _ageText(nowMs - unit.age_ms, rule.max_age_days);
       if (nowMs - unit.age_ms <= rule.max_age_days * _DAY_MS) {
         return keep(unit, `${rank}, ${days} days old <= ${rule.max_age_days} (max_age_days)`);
       }
@@ -308,6 +310,16 @@ function _served(
   if (judgment.op_type !== "delete" && judgment.op_type !== "extract-then-delete") {
     return keep(unit, `served_when not met: the report says ${judgment.op_type}`);
   }
+  const judgedMs = judgment.judged_at === undefined ? NaN : Date.parse(judgment.judged_at);
+  if (unit.age_ms !== null && judgedMs < unit.age_ms) {
+    // The judgment was about other content: never delete on it.
+    return keep(
+      unit,
+      `served_when: it changed after the report judged it (${judgment.judged_at} < ${
+        new Date(unit.age_ms).toISOString()
+      }); run the check again`,
+    );
+  }
   const why = judgment.rationale ? `: ${judgment.rationale}` : "";
   _candidate(unit, `judged served by the report (${judgment.op_type})${why}`, input, plan, {
     judged: true,
@@ -365,4 +377,12 @@ function _named(names: ReadonlySet<string>, path: string): boolean {
 
 function _days(ms: number): number {
   return Math.floor(ms / _DAY_MS);
+}
+
+/** Whole days; just past a whole-day `limit`, one decimal or `limit+` (never "3 days old > 3"). */
+function _ageText(ms: number, limit: number): string {
+  const whole = _days(ms);
+  if (whole !== limit || ms <= limit * _DAY_MS) return String(whole);
+  const tenths = Math.floor((ms / _DAY_MS) * 10) / 10;
+  return tenths > limit ? String(tenths) : `${limit}+`;
 }

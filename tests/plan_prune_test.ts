@@ -319,3 +319,23 @@ Deno.test("each temporary rule ranks its own units", () => {
   const p = plan([...runs([10, 10, 10]), unit("scratch/a.md", other, 2, { kind: "file" })]);
   assert.deepEqual(p.candidates.map((c) => c.path), ["scratch/a.md"]);
 });
+
+Deno.test("served_when: a judgment made before the unit's last change is stale and not used", () => {
+  const judgedAt = new Date(NOW.getTime() - 5 * DAY).toISOString();
+  const judgments = new Map<string, Judgment>([
+    ["docs/specs/a.md", { op_type: "delete", judged_at: judgedAt }],
+    ["docs/specs/b.md", { op_type: "delete", judged_at: judgedAt }],
+  ]);
+  const p = plan([unit("docs/specs/a.md", SPECS, 10), unit("docs/specs/b.md", SPECS, 1)], {
+    judgments,
+  });
+  assert.deepEqual(p.candidates.map((c) => c.path), ["docs/specs/a.md"]);
+  assert.equal(p.kept[0].path, "docs/specs/b.md");
+  assert.match(p.kept[0].reason, /changed after the report judged it .* run the check again/);
+});
+
+Deno.test("temporary: the reason shows fractional days when whole days would read as not past the limit", () => {
+  const p = plan([...runs([1, 1, 1]), unit("autoresearch/run-4/", TEMP, 3.5)]);
+  assert.equal(p.candidates[0].reason, "rank 4 of 4, 3.5 days old > 3");
+  assert.equal(p.candidates[0].age_days, 3);
+});
