@@ -13,26 +13,22 @@
 
 import { join } from "node:path";
 import { analyzeDoc } from "./lib/analyze_doc.ts";
-import { applyPrune } from "./lib/apply_prune.ts";
-import type { Clock } from "./lib/clock.ts";
-import { collectUnits, type UnitCollection } from "./lib/collect_units.ts";
+import { applyPrune, PRUNE_JOURNAL_FILE } from "./lib/apply_prune.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
-import {
-  ALWAYS_EXCLUDED_DIRS,
-  type Config,
-  CONFIG_FILE_NAME,
-  loadConfig,
-} from "./lib/load_config.ts";
-import { IGNORE_FILE_NAME, loadIgnore } from "./lib/load_ignore.ts";
+import { loadConfig } from "./lib/load_config.ts";
+import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
-import { readDoc, scanRepository } from "./lib/scan_repository.ts";
+import { readDoc } from "./lib/scan_repository.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, updateState } from "./lib/state_file.ts";
-import { parseReport } from "./lib/validate_report.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+
+/** Moved to `lib/plan_from_disk.ts`; re-exported until `mod.ts` imports it from there. */
+export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
 
 const USAGE = `usage: prune.ts [options]
 
@@ -89,85 +85,6 @@ export function main(args: string[]): Promise<number> {
   );
 }
 
-/** Options of {@linkcode planFromDisk}. */
-export interface PlanFromDiskOptions {
-  /** Absolute project root (holds `.git`). */
-  root: string;
-  /** The config. */
-  config: Config;
-  /** The clock. */
-  clock: Clock;
-  /** `served_when` judgments by path. */
-  judgments: ReadonlyMap<string, Judgment>;
-  /** `--confirm` paths. */
-  confirm: ReadonlySet<string>;
-  /** `--extracted` paths. */
-  extracted: ReadonlySet<string>;
-  /** `clock_watermark` of the state file. */
-  watermark: string | null;
-  /** `dry-run` or `apply`. */
-  mode: "dry-run" | "apply";
-}
-
-/**
- * Reads the facts (the scanner's exclusions, `.dochygiene-ignore`, git's
- * listing, status and history) and plans. Protected: `.dochygiene.yml` and
- * `.dochygiene-ignore` themselves, any path with a component in
- * `excluded_dirs` (`.git`, `.dochygiene` always), matched by
- * `.dochygiene-ignore`, or a frozen or append-only doc.
- *
- * @example
- * ```ts
- * import { planFromDisk } from "./prune.ts";
- * import { defaultConfig } from "./lib/load_config.ts";
- * import { systemClock } from "./lib/clock.ts";
- * import assert from "node:assert/strict";
- *
- * const root = await Deno.makeTempDir();
- * await new Deno.Command("git", { args: ["init", "-q"], cwd: root }).output();
- * const { plan } = await planFromDisk({
- *   root, config: defaultConfig(), clock: systemClock, judgments: new Map(),
- *   confirm: new Set(), extracted: new Set(), watermark: null, mode: "dry-run",
- * });
- * assert.deepEqual(plan.candidates, []);
- * await Deno.remove(root, { recursive: true });
- * ```
- */
-export async function planFromDisk(
-  options: PlanFromDiskOptions,
-): Promise<{ plan: Plan; collection: UnitCollection; docs: string[] }> {
-  const { root, config } = options;
-  const [ignored, scan] = await Promise.all([
-    loadIgnore(root),
-    scanRepository({ root, config, clock: options.clock }),
-  ]);
-  const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
-  const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
-  const protect = (path: string): string | undefined => {
-    if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
-    const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
-    if (dir !== undefined) return `excluded dir ${dir}`;
-    if (ignored(path)) return ".dochygiene-ignore";
-    const reason = excluded.get(path);
-    if (reason === "frozen") return "frozen";
-    if (reason === "append_only") return "append-only";
-    return undefined;
-  };
-  const collection = await collectUnits(root, { rules: config.rules, protect });
-  const plan = planPrune({
-    units: collection.units,
-    existing: collection.existing,
-    judgments: options.judgments,
-    confirm: options.confirm,
-    extracted: options.extracted,
-    now: options.clock.now(),
-    watermark: options.watermark,
-    mode: options.mode,
-  });
-  plan.warnings.push(...collection.warnings);
-  return { plan, collection, docs: scan.artifact.shortlist };
-}
-
 async function _run(ctx: SeamContext): Promise<SeamResult> {
   const { root, clock } = ctx;
   const config = await loadConfig(root);
@@ -216,6 +133,11 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   let docs: string[];
   if (!apply) {
     ({ plan, docs } = await facts("dry-run"));
+    if (await _exists(join(stateDir, PRUNE_JOURNAL_FILE))) {
+      plan.warnings.push(
+        "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
+      );
+    }
     plan.dangling = await _dangling(root, docs, plan.candidates.map((c) => c.path));
   } else {
     if (Deno.stdin.isTerminal()) {
@@ -249,9 +171,13 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   return { json: plan, text: _text(plan, approvedCandidates(plan).length) };
 }
 
-async function _isRepository(root: string): Promise<boolean> {
+function _isRepository(root: string): Promise<boolean> {
+  return _exists(join(root, ".git"));
+}
+
+async function _exists(path: string): Promise<boolean> {
   try {
-    await Deno.lstat(join(root, ".git"));
+    await Deno.lstat(path);
     return true;
   } catch {
     return false;
@@ -265,23 +191,31 @@ async function _judgments(
 ): Promise<Map<string, Judgment>> {
   const path = file ?? (await findReportPair(stateDir))?.json;
   if (path === undefined) return new Map();
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    throw new DochygieneError(
+  const invalid = (why: string) =>
+    new DochygieneError(
       "INVALID_REPORT",
-      `cannot read the report ${path} (${
-        err instanceof Error ? err.message : err
-      }); name an existing report with --from-report`,
+      `cannot read the report ${path} (${why}); name an existing report with --from-report`,
       2,
     );
+  let text: string;
+  try {
+    // Never read a device, a FIFO or a huge file whole.
+    const info = await Deno.stat(path);
+    if (!info.isFile) throw invalid("it is not a regular file");
+    if (info.size > MAX_REPORT_BYTES) {
+      throw invalid(`${info.size} bytes; a report is at most ${MAX_REPORT_BYTES}`);
+    }
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof DochygieneError) throw err;
+    throw invalid(err instanceof Error ? err.message : String(err));
   }
   const report = parseReport(text);
   return new Map(report.entries.map((e) => [e.path, {
     op_type: e.op_type,
     rationale: e.rationale,
     extract_to: e.extract_to,
+    judged_at: report.generated_at,
   }]));
 }
 

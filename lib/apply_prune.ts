@@ -7,7 +7,9 @@
  * @module
  */
 
+import { Buffer } from "node:buffer";
 import { join, resolve } from "node:path";
+import { atomicWrite } from "./atomic_write.ts";
 import { byCodePoint } from "./by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./decode_path.ts";
@@ -26,6 +28,21 @@ export interface ApplyInput {
   replan: () => Promise<{ plan: Plan; collection: UnitCollection }>;
 }
 
+/**
+ * The journal an apply writes to the state directory before it changes
+ * anything, and removes when it is done; one left behind (the process was
+ * killed) makes the next apply roll that one back first.
+ *
+ * @example
+ * ```ts
+ * import { PRUNE_JOURNAL_FILE } from "./apply_prune.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(PRUNE_JOURNAL_FILE, "prune-journal.json");
+ * ```
+ */
+export const PRUNE_JOURNAL_FILE = "prune-journal.json";
+
 /** Git states in which nothing may be deleted, and the file that reveals each. */
 const _IN_PROGRESS: readonly [string, string][] = [
   ["MERGE_HEAD", "a merge"],
@@ -34,27 +51,36 @@ const _IN_PROGRESS: readonly [string, string][] = [
   ["CHERRY_PICK_HEAD", "a cherry-pick"],
   ["REVERT_HEAD", "a revert"],
   ["BISECT_LOG", "a bisect"],
+  ["index.lock", "another git command, or one that was killed"],
 ];
 
 /**
  * Applies the approved candidates (`auto`, and `confirm` ones confirmed and,
  * for `extract: true`, acknowledged) and returns the result JSON:
  *
- * 1. takes the state lock; refuses during a merge, rebase, cherry-pick,
+ * 1. takes the state lock; rolls back an earlier apply that was killed (its
+ *    journal is still there); refuses during a merge, rebase, cherry-pick,
  *    revert or bisect, and while the index has unresolved conflicts;
  * 2. recomputes the plan from git facts read now (never the earlier plan);
+ *    skips a unit holding a file git hides changes of (skip-worktree,
+ *    assume-unchanged): its state cannot be verified;
  * 3. backs up every file of the approved units (their exact bytes, tracked
- *    and untracked) as blobs in a private index, and snapshots their entries
- *    of the real index;
- * 4. `git rm -r` the tracked units (without `-f` for `auto` ones, so git
- *    itself refuses if one changed since it was checked);
- * 5. commits HEAD minus exactly those paths with `git commit` on a private
- *    index (hooks run; the user's staged and unstaged changes are neither
- *    committed nor touched), then verifies that the commit's parent is the
- *    old HEAD and that it holds only deletions of those units;
+ *    and untracked) as blobs in a private index, snapshots their entries of
+ *    the real index, and checks with `git rm -n` (no `-f`) that every `auto`
+ *    unit still matches HEAD;
+ * 4. writes a journal, then commits HEAD minus exactly those units with
+ *    `git commit` on a private index (hooks run; the user's index and
+ *    worktree are not touched yet), and verifies that the commit sits on the
+ *    old HEAD and holds exactly the deletions of those units' files;
+ * 5. checks that no file of the units changed since the backup, then
+ *    `git rm -r -f` the tracked units from the real index and the worktree
+ *    (the user's other staged and unstaged changes stay as they are);
  * 6. only then removes the untracked units, through git on a private index;
  * 7. on any failure: moves HEAD back (compare-and-swap), restores the index
  *    entries and every file removed, and throws (exit 1).
+ *
+ * Files git ignores inside a deleted directory stay (git could not give them
+ * back); the result warns about such a directory.
  *
  * The number of git processes is constant (paths go through stdin).
  *
@@ -93,16 +119,18 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
 
 async function _apply(input: ApplyInput): Promise<Plan> {
   const { root, stateDir } = input;
+  const git = (args: string[], options?: GitOptions) => runGit(root, args, options);
   await _refuseInProgress(root);
+  const recovered = await _recover(git, root, stateDir);
   const { plan, collection } = await input.replan();
-  const approved = approvedCandidates(plan);
+  plan.warnings.push(...recovered);
   for (const c of plan.candidates) {
     if (c.needs !== null) plan.skipped.push({ path: c.path, reason: `needs ${c.needs}` });
   }
+  let approved = approvedCandidates(plan);
   if (approved.length === 0) return plan;
 
-  const git = (args: string[], options?: GitOptions) => runGit(root, args, options);
-  const units = new Map(approved.map((c) => [c.path, c]));
+  let units = new Map(approved.map((c) => [c.path, c]));
   const within = (path: string): string | undefined => {
     if (units.has(path)) return path;
     let i = path.indexOf("/");
@@ -114,15 +142,17 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     return undefined;
   };
 
-  // The index (raw records, re-fed verbatim on restore) and HEAD's tree.
+  // The index with its tags (raw records, re-fed verbatim on restore) and HEAD's tree.
   const [indexOut, headTree] = await Promise.all([
-    git(["ls-files", "-s", "-z"]),
+    git(["ls-files", "-s", "-v", "-z"]),
     collection.head === undefined
       ? Promise.resolve(undefined)
       : git(["ls-tree", "-r", "-z", "--full-tree", "--name-only", collection.head]),
   ]);
-  const snapshot: Uint8Array[] = [];
-  for (const record of _records(indexOut.stdout)) {
+  const records: { path: string; record: Uint8Array }[] = [];
+  const hidden = new Map<string, string>();
+  for (const tagged of _records(indexOut.stdout)) {
+    const record = tagged.subarray(2);
     const tab = record.indexOf(0x09);
     if (tab < 0) continue;
     if (record[tab - 1] !== 0x30 /* stage 0 */) {
@@ -131,17 +161,37 @@ async function _apply(input: ApplyInput): Promise<Plan> {
         "the index has unresolved conflicts; resolve them (git status) and run prune again",
       );
     }
-    if (within(decodePath(record.subarray(tab + 1))) !== undefined) snapshot.push(record);
+    const path = decodePath(record.subarray(tab + 1));
+    const unit = within(path);
+    if (unit === undefined) continue;
+    records.push({ path, record });
+    // Git hides changes to skip-worktree (S) and assume-unchanged (lowercase) files
+    // from status and from git rm: such a unit's state cannot be verified.
+    if (tagged[0] !== 0x48 /* H */ && !hidden.has(unit)) hidden.set(unit, path);
   }
-  const inHead = new Set<string>();
+  if (hidden.size > 0) {
+    for (const [unit, path] of hidden) {
+      plan.skipped.push({
+        path: unit,
+        reason: `git is told to ignore changes to ${path} (skip-worktree: sparse checkout, or ` +
+          `assume-unchanged: git update-index), so its state cannot be verified; not deleted`,
+      });
+    }
+    plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
+    approved = approved.filter((c) => !hidden.has(c.path));
+    units = new Map(approved.map((c) => [c.path, c]));
+    if (approved.length === 0) return plan;
+  }
+  const snapshot = records.filter((r) => units.has(within(r.path) ?? "")).map((r) => r.record);
+  const indexed = new Set(
+    records.map((r) => within(r.path)).filter((u): u is string => u !== undefined),
+  );
+  const headFiles = new Set<string>();
   for (const record of headTree ? _records(headTree.stdout) : []) {
-    const unit = within(decodePath(record));
-    if (unit !== undefined) inHead.add(unit);
+    const path = decodePath(record);
+    if (within(path) !== undefined) headFiles.add(path);
   }
-  const indexed = new Set<string>();
-  for (const record of snapshot) {
-    indexed.add(within(decodePath(record.subarray(record.indexOf(0x09) + 1)))!);
-  }
+  const inHead = new Set([...headFiles].map((p) => within(p)!));
   const backupFiles: string[] = [];
   const untrackedFiles: string[] = [];
   for (const file of collection.files) {
@@ -156,10 +206,21 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     commit: join(stateDir, `prune-${tag}.commit.index`),
     untracked: join(stateDir, `prune-${tag}.untracked.index`),
     message: join(stateDir, `prune-${tag}.message.txt`),
+    journal: join(stateDir, PRUNE_JOURNAL_FILE),
   };
+  const rm = [
+    "rm",
+    "-r",
+    "-q",
+    "--ignore-unmatch",
+    "--pathspec-from-file=-",
+    "--pathspec-file-nul",
+  ];
   const pathspecs = (paths: Iterable<string>) =>
     [...paths].map((p) => (p.endsWith("/") ? p.slice(0, -1) : p)).join("\0");
   const oldHead = collection.head;
+  const committed = approved.filter((c) => inHead.has(c.path));
+  const tracked = approved.filter((c) => indexed.has(c.path));
   let newHead: string | undefined;
   let removedTracked = false;
   let removedUntracked = false;
@@ -170,42 +231,54 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       stdin: _nul(backupFiles),
       env: { GIT_INDEX_FILE: temp.backup },
     });
-
-    // 4. Remove the tracked units from the real index and the worktree.
-    const auto = approved.filter((c) => c.tier === "auto" && indexed.has(c.path));
-    const confirmed = approved.filter((c) => c.tier === "confirm" && indexed.has(c.path));
-    const rm = ["rm", "-r", "-q", "--ignore-unmatch", "--pathspec-from-file=-"];
-    removedTracked = auto.length + confirmed.length > 0;
+    // An auto unit must still match HEAD (git rm -n refuses otherwise, changing nothing).
+    const auto = tracked.filter((c) => c.tier === "auto");
     if (auto.length > 0) {
-      await _gitOr(git, [...rm, "--pathspec-file-nul"], pathspecs(auto.map((c) => c.path)), {
+      await _gitOr(git, [...rm, "-n"], pathspecs(auto.map((c) => c.path)), {
         hint: "a unit changed since it was checked (git rm refused); run prune again",
       });
     }
-    if (confirmed.length > 0) {
-      await _gitOr(
-        git,
-        [...rm, "-f", "--pathspec-file-nul"],
-        pathspecs(confirmed.map((c) => c.path)),
-        {},
-      );
-    }
 
-    // 5. One commit: HEAD minus exactly these units, from a private index.
-    const committed = approved.filter((c) => inHead.has(c.path));
+    // 4. One commit: HEAD minus exactly these units, from a private index. The user's
+    //    index and worktree are not touched yet: a crash here loses nothing.
+    let tree: string | null = null;
     if (oldHead !== undefined && committed.length > 0) {
       const env = { GIT_INDEX_FILE: temp.commit };
       await git(["read-tree", oldHead], { env });
-      await git([...rm, "--cached", "-f", "--pathspec-file-nul"], {
-        stdin: pathspecs(committed.map((c) => c.path)),
-        env,
-      });
+      await git([...rm, "--cached", "-f"], { stdin: pathspecs(committed.map((c) => c.path)), env });
+      tree = _text((await git(["write-tree"], { env })).stdout);
       await Deno.writeTextFile(temp.message, commitMessage(committed));
+    }
+    await _writeJournal(temp.journal, {
+      schema_version: 1,
+      started_at: new Date().toISOString(),
+      old_head: oldHead ?? null,
+      tree,
+      backup: temp.backup,
+      snapshot: Buffer.from(_join0(snapshot)).toString("base64"),
+      files: backupFiles,
+    });
+    if (tree !== null) {
       await _gitOr(git, ["commit", "-q", "--cleanup=whitespace", "-F", temp.message], undefined, {
-        env: { ...env, GIT_EDITOR: "true" },
+        env: { GIT_INDEX_FILE: temp.commit, GIT_EDITOR: "true" },
         hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
       });
-      newHead = new TextDecoder().decode((await git(["rev-parse", "HEAD"])).stdout).trim();
-      await _verifyCommit(git, oldHead, newHead, within);
+      newHead = _text((await git(["rev-parse", "HEAD"])).stdout);
+      await _verifyCommit(git, oldHead!, newHead, within, headFiles);
+    }
+
+    // 5. The user's index and worktree: nothing may have changed since the backup.
+    const changed = _text(
+      (await git(["diff-files", "--name-only", "-z"], {
+        env: { GIT_INDEX_FILE: temp.backup },
+      })).stdout,
+    ).split("\0").filter(Boolean);
+    if (changed.length > 0) {
+      throw new Error(`${changed[0]} changed while pruning; run prune again`);
+    }
+    if (tracked.length > 0) {
+      removedTracked = true;
+      await git([...rm, "-f"], { stdin: pathspecs(tracked.map((c) => c.path)) });
     }
 
     // 6. Only now the untracked units, through git on a private index.
@@ -215,7 +288,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
         env: { GIT_INDEX_FILE: temp.untracked },
       });
       removedUntracked = true;
-      await git([...rm, "-f", "--pathspec-file-nul"], {
+      await git([...rm, "-f"], {
         stdin: pathspecs(approved.map((c) => c.path)),
         env: { GIT_INDEX_FILE: temp.untracked },
       });
@@ -235,7 +308,10 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       `prune failed and ${undone}: ${reason}`,
     );
   } finally {
-    const leftovers = Object.values(temp).filter((p) => !(keepBackup && p === temp.backup));
+    // A restore that failed keeps the backup and the journal: the next run retries it.
+    const leftovers = Object.values(temp).filter((p) =>
+      !(keepBackup && (p === temp.backup || p === temp.journal))
+    );
     await Promise.all(leftovers.map((p) => Deno.remove(p).catch(() => {})));
   }
 
@@ -247,6 +323,14 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   }
   plan.applied.sort((a, b) => byCodePoint(a.path, b.path));
   plan.commit = newHead ?? null;
+  // Git never deletes what it ignores (it could not give it back): say what stayed.
+  for (const c of approved) {
+    if (c.unit !== "dir" || !(await _exists(join(root, c.path)))) continue;
+    plan.warnings.push(
+      `${c.path} still holds files prune did not delete (ignored by git, or created since ` +
+        `the plan): see git status --ignored -- ${c.path}`,
+    );
+  }
   return plan;
 }
 
@@ -297,9 +381,9 @@ async function _refuseInProgress(root: string): Promise<void> {
     }
     throw new DochygieneError(
       "GIT_BUSY",
-      `git is in the middle of ${_IN_PROGRESS[i][1]} (${
-        _IN_PROGRESS[i][0]
-      } exists); finish or abort it, then run prune again`,
+      `git is in the middle of ${_IN_PROGRESS[i][1]} (${_IN_PROGRESS[i][0]} exists: ${
+        paths[i]
+      }); finish or abort it (a lock left by a killed git: remove it), then run prune again`,
     );
   }
 }
@@ -321,12 +405,13 @@ async function _gitOr(
   }
 }
 
-/** The new commit must sit on the old HEAD and hold only deletions inside the approved units. */
+/** The new commit must sit on the old HEAD and hold exactly the deletions of the committed units' files. */
 async function _verifyCommit(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   oldHead: string,
   newHead: string,
   within: (path: string) => string | undefined,
+  expected: ReadonlySet<string>,
 ): Promise<void> {
   const parents = new TextDecoder().decode(
     (await git(["rev-list", "--parents", "-n", "1", newHead])).stdout,
@@ -344,12 +429,17 @@ async function _verifyCommit(
     newHead,
   ]);
   const records = [..._records(diff.stdout)];
+  const deleted = new Set<string>();
   for (let i = 0; i + 1 < records.length; i += 2) {
     const status = new TextDecoder().decode(records[i]);
     const path = decodePath(records[i + 1]);
     if (status !== "D" || within(path) === undefined) {
       throw new Error(`the commit changed ${path} (${status}), which prune did not delete`);
     }
+    deleted.add(path);
+  }
+  for (const path of expected) {
+    if (!deleted.has(path)) throw new Error(`the commit did not delete ${path}`);
   }
 }
 
@@ -437,4 +527,120 @@ function _join0(records: readonly Uint8Array[]): Uint8Array {
     at += r.length + 1;
   }
   return out;
+}
+
+/** The journal an apply keeps in the state directory while it mutates anything. */
+interface _Journal {
+  schema_version: 1;
+  started_at: string;
+  /** HEAD before the apply (`null`: unborn branch). */
+  old_head: string | null;
+  /** The tree of the hygiene commit it was about to make (`null`: none). */
+  tree: string | null;
+  /** The private index holding the exact bytes of every file of the approved units. */
+  backup: string;
+  /** The real index's entries of the approved units (`ls-files -s` records, NUL-joined, base64). */
+  snapshot: string;
+  /** Every file of the approved units. */
+  files: string[];
+}
+
+async function _writeJournal(path: string, journal: _Journal): Promise<void> {
+  await atomicWrite(path, `${JSON.stringify(journal)}\n`);
+}
+
+/**
+ * Rolls back an apply that was killed (its journal is still there): HEAD moves
+ * back only if it is exactly the unfinished hygiene commit; index entries and
+ * files come back only where they are missing (nothing anyone changed since is
+ * overwritten). Returns the warnings to report.
+ */
+async function _recover(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  root: string,
+  stateDir: string,
+): Promise<string[]> {
+  const path = join(stateDir, PRUNE_JOURNAL_FILE);
+  let journal: _Journal;
+  try {
+    journal = JSON.parse(await Deno.readTextFile(path));
+    if (journal?.schema_version !== 1 || !Array.isArray(journal.files)) throw new Error("shape");
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw new DochygieneError(
+      "PRUNE_JOURNAL",
+      `${path} is not a readable prune journal; an interrupted prune left it: the removed files' ` +
+        `content is in the prune-*.backup.index next to it (GIT_INDEX_FILE=<it> git checkout-index -a); ` +
+        `move both away, then run prune again`,
+    );
+  }
+  const done: string[] = [];
+  if (journal.old_head !== null && journal.tree !== null) {
+    const out = await git(["rev-parse", "HEAD", "HEAD^{tree}", "HEAD^"], { okCodes: [0, 128] });
+    const [head, tree, parent] = _text(out.stdout).split("\n");
+    if (head !== journal.old_head) {
+      if (parent === journal.old_head && tree === journal.tree) {
+        await git([
+          "update-ref",
+          "-m",
+          "dochygiene: undo an interrupted prune",
+          "HEAD",
+          journal.old_head,
+          head,
+        ]);
+        done.push(`HEAD moved back from its unfinished commit ${head}`);
+      } else {
+        done.push(`HEAD has moved since (now ${head}), so it was left alone`);
+      }
+    }
+  }
+  const snapshot = Buffer.from(journal.snapshot, "base64");
+  if (snapshot.length > 0) {
+    const present = new Set(
+      [..._records((await git(["ls-files", "-z"])).stdout)].map((r) => decodePath(r)),
+    );
+    const missing = [..._records(snapshot)].filter((r) =>
+      !present.has(decodePath(r.subarray(r.indexOf(0x09) + 1)))
+    );
+    if (missing.length > 0) {
+      await git(["update-index", "-z", "--index-info"], { stdin: _join0(missing) });
+      done.push(`${missing.length} index entries restored`);
+    }
+  }
+  const missingFiles: string[] = [];
+  for (const file of journal.files) {
+    if (!(await _exists(join(root, file)))) missingFiles.push(file);
+  }
+  if (missingFiles.length > 0) {
+    await git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
+      stdin: _nul(missingFiles),
+      env: { GIT_INDEX_FILE: journal.backup },
+    });
+    await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
+    done.push(`${missingFiles.length} files restored`);
+  }
+  // Under the lock no other prune runs: every prune-* temp file is a leftover.
+  for await (const entry of Deno.readDir(stateDir)) {
+    if (entry.name.startsWith("prune-")) {
+      await Deno.remove(join(stateDir, entry.name)).catch(() => {});
+    }
+  }
+  return [
+    `an interrupted prune (started ${journal.started_at}) was rolled back: ${
+      done.length === 0 ? "it had changed nothing yet" : done.join(", ")
+    }`,
+  ];
+}
+
+async function _exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function _text(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).trim();
 }

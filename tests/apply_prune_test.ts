@@ -531,3 +531,65 @@ Deno.test("property: for random rulebooks and trees, nothing outside the applied
     await git(root, ["fsck", "--no-progress", "--strict"]);
   }
 });
+
+Deno.test("apply: a unit holding a file git is told to ignore changes to (assume-unchanged) is skipped, its local edit kept", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, { "runs/old-2/report.md": "precious local edit\n" });
+  await git(root, ["update-index", "--assume-unchanged", "runs/old-2/report.md"]);
+
+  const result = await apply(root);
+
+  assert.deepEqual(result.applied.map((a) => a.path), ["notes/old.md", "runs/old-1/"]);
+  assert.equal(result.skipped.length, 1);
+  assert.equal(result.skipped[0].path, "runs/old-2/");
+  assert.match(result.skipped[0].reason, /runs\/old-2\/report\.md.*assume-unchanged/);
+  assert.equal(
+    await Deno.readTextFile(join(root, "runs/old-2/report.md")),
+    "precious local edit\n",
+  );
+  assert.equal((await git(root, ["ls-files", "runs/old-2"])).trim(), "runs/old-2/report.md");
+});
+
+Deno.test("apply: a unit outside the sparse checkout (skip-worktree) is skipped, never reported as deleted", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await git(root, ["sparse-checkout", "set", "--no-cone", "/*", "!/runs/old-1/"]);
+
+  const result = await apply(root);
+
+  assert.deepEqual(result.applied.map((a) => a.path), ["notes/old.md", "runs/old-2/"]);
+  assert.deepEqual(result.skipped.map((s) => s.path), ["runs/old-1/"]);
+  assert.match(result.skipped[0].reason, /skip-worktree/);
+  const changes = await git(root, ["show", "--name-status", "--format=", "HEAD"]);
+  assert.deepEqual(changes.trim().split("\n").sort(), [
+    "D\tnotes/old.md",
+    "D\truns/old-2/report.md",
+  ]);
+  assert.deepEqual((await git(root, ["ls-files", "runs/old-1"])).trim().split("\n"), [
+    "runs/old-1/data/metrics.csv",
+    "runs/old-1/report.md",
+  ]);
+});
+
+Deno.test("apply: files git ignores inside a deleted directory stay, and the result says so", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    ".git/info/exclude": "*.log\n",
+    "runs/old-1/train.log": "not in git: cannot be given back\n",
+  });
+
+  const result = await apply(root);
+
+  assert.ok(result.applied.some((a) => a.path === "runs/old-1/"));
+  assert.equal(
+    await Deno.readTextFile(join(root, "runs/old-1/train.log")),
+    "not in git: cannot be given back\n",
+  );
+  assert.ok(
+    result.warnings.some((w) => w.startsWith("runs/old-1/ still holds files prune did not delete")),
+    result.warnings.join("\n"),
+  );
+  assert.ok(!result.warnings.some((w) => w.startsWith("runs/old-2/")));
+});

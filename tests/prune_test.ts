@@ -422,3 +422,130 @@ Deno.test("prune: dochygiene's own config is never deleted, even by a rule that 
   assert.match(result.kept[0].reason, /dochygiene's own config/);
   assert.ok(await Deno.lstat(join(repo.path, ".dochygiene.yml")));
 });
+
+Deno.test("prune: a report that is not a regular file (or too large) is an input error (exit 2), never read whole", async () => {
+  await using repo = await agentRepo();
+  const run = await prune(repo.path, ["--from-report", "/dev/zero"]);
+  assert.equal(run.code, 2);
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+  assert.match(
+    run.stderr,
+    /^dochygiene prune: cannot read the report \/dev\/zero \(it is not a regular file\)/,
+  );
+  assert.equal(JSON.parse(run.stdout).error.code, "INVALID_REPORT");
+});
+
+Deno.test("prune: a report that judged a doc before its last change is stale for it (kept, check again)", async () => {
+  await using repo = await agentRepo();
+  const plan = "docs/superpowers/plans/2026-10-01-auth.md";
+  await commitFiles(repo.path, { [plan]: "# auth plan, revived\n" }, "2026-11-20T00:00:00Z");
+  await using dir = await tempDir();
+  const report = join(dir.path, "report.json");
+  await Deno.writeTextFile(
+    report,
+    JSON.stringify({
+      schema_version: 1,
+      generated_at: "2026-11-10T00:00:00.000Z",
+      scan_generated_at: "2026-11-10T00:00:00.000Z",
+      entries: [{
+        path: plan,
+        category: "served",
+        op_type: "delete",
+        op: "Delete it.",
+        safety_tier: "confirm",
+        rationale: "shipped",
+        signals: [],
+      }],
+    }),
+  );
+  const dry = JSON.parse((await prune(repo.path, ["--from-report", report])).stdout);
+  assert.ok(!dry.candidates.some((c: { path: string }) => c.path === plan));
+  const kept = dry.kept.find((k: { path: string }) => k.path === plan);
+  assert.match(kept.reason, /changed after the report judged it/);
+});
+
+/** A hook that SIGKILLs prune (git's parent) at that instant: a crash at a real point of apply. */
+async function killPruneInHook(root: string, hook: string) {
+  await writeFiles(root, {
+    [`.git/hooks/${hook}`]: "#!/bin/sh\nkill -9 $(awk '{print $4}' /proc/$PPID/stat)\nsleep 5\n",
+  });
+  await Deno.chmod(join(root, `.git/hooks/${hook}`), 0o755);
+}
+
+Deno.test("prune --yes killed while committing leaves the worktree and index untouched; the next run cleans up and applies", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await writeFiles(root, { "autoresearch/run-5/notes.md": "# run 5, edited\n", "mine.txt": "x\n" });
+  await killPruneInHook(root, "pre-commit");
+  const before = await snapshot(root);
+
+  const killed = await prune(root, ["--yes", "--confirm", "autoresearch/run-5/"]);
+
+  assert.equal(killed.code, 137);
+  assert.deepEqual(await snapshot(root), before);
+  assert.equal(
+    await Deno.readTextFile(join(root, "autoresearch/run-5/notes.md")),
+    "# run 5, edited\n",
+  );
+  const dry = JSON.parse((await prune(root, [])).stdout);
+  assert.ok(dry.warnings.some((w: string) => /interrupted/.test(w)), dry.warnings.join("\n"));
+
+  await Deno.remove(join(root, ".git/hooks/pre-commit"));
+  const run = await prune(root, ["--yes", "--confirm", "autoresearch/run-5/"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.warnings.some((w: string) => /interrupted prune .* rolled back/.test(w)));
+  assert.deepEqual(
+    result.applied.map((a: { path: string }) => a.path).filter((p: string) => p.startsWith("auto")),
+    [
+      "autoresearch/run-4/",
+      "autoresearch/run-5/",
+    ],
+  );
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), before.head);
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).filter((n) =>
+      n.startsWith("prune-")
+    ),
+    [],
+  );
+  await git(root, ["fsck", "--no-progress"]);
+});
+
+Deno.test("prune --yes killed right after its commit is rolled back by the next run, then applied once", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await killPruneInHook(root, "post-commit");
+  const before = await snapshot(root);
+
+  const killed = await prune(root, ["--yes"]);
+
+  assert.equal(killed.code, 137);
+  // The commit exists but nothing in the worktree was removed yet.
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), before.head);
+  assert.ok(await Deno.lstat(join(root, "autoresearch/run-5/notes.md")));
+
+  await Deno.remove(join(root, ".git/hooks/post-commit"));
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.warnings.some((w: string) => /interrupted prune .* rolled back/.test(w)));
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), before.head);
+  assert.equal((await git(root, ["rev-list", "--count", `${before.head}..HEAD`])).trim(), "1");
+  assert.equal(await git(root, ["status", "--porcelain=v1", "--untracked-files=all"]), "");
+  await assert.rejects(Deno.lstat(join(root, "autoresearch/run-5")));
+  await git(root, ["fsck", "--no-progress"]);
+});
+
+Deno.test("prune --yes with git's index.lock present (a killed git) is refused clearly (exit 1), nothing changed", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await Deno.writeTextFile(join(root, ".git/index.lock"), "");
+  const before = await snapshot(root);
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /^dochygiene prune: .*index\.lock exists: .*remove it/);
+  assert.equal(JSON.parse(run.stdout).error.code, "GIT_BUSY");
+  await Deno.remove(join(root, ".git/index.lock"));
+  assert.deepEqual(await snapshot(root), before);
+});

@@ -1,0 +1,93 @@
+/**
+ * Reads a project's prune facts from disk and git and plans (DESIGN.md
+ * "Lifecycle deletion"): the I/O half of `prune.ts`, shared by its dry run
+ * and by apply's recomputation under the lock.
+ *
+ * @module
+ */
+
+import type { Clock } from "./clock.ts";
+import { collectUnits, type UnitCollection } from "./collect_units.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
+import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
+import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
+import { scanRepository } from "./scan_repository.ts";
+
+/** Options of {@linkcode planFromDisk}. */
+export interface PlanFromDiskOptions {
+  /** Absolute project root (holds `.git`). */
+  root: string;
+  /** The config. */
+  config: Config;
+  /** The clock. */
+  clock: Clock;
+  /** `served_when` judgments by path. */
+  judgments: ReadonlyMap<string, Judgment>;
+  /** `--confirm` paths. */
+  confirm: ReadonlySet<string>;
+  /** `--extracted` paths. */
+  extracted: ReadonlySet<string>;
+  /** `clock_watermark` of the state file. */
+  watermark: string | null;
+  /** `dry-run` or `apply`. */
+  mode: "dry-run" | "apply";
+}
+
+/**
+ * Reads the facts (the scanner's exclusions, `.dochygiene-ignore`, git's
+ * listing, status and history) and plans. Protected: `.dochygiene.yml` and
+ * `.dochygiene-ignore` themselves, any path with a component in
+ * `excluded_dirs` (`.git`, `.dochygiene` always), matched by
+ * `.dochygiene-ignore`, or a frozen or append-only doc.
+ *
+ * @example
+ * ```ts
+ * import { planFromDisk } from "./plan_from_disk.ts";
+ * import { defaultConfig } from "./load_config.ts";
+ * import { systemClock } from "./clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await new Deno.Command("git", { args: ["init", "-q"], cwd: root }).output();
+ * const { plan } = await planFromDisk({
+ *   root, config: defaultConfig(), clock: systemClock, judgments: new Map(),
+ *   confirm: new Set(), extracted: new Set(), watermark: null, mode: "dry-run",
+ * });
+ * assert.deepEqual(plan.candidates, []);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function planFromDisk(
+  options: PlanFromDiskOptions,
+): Promise<{ plan: Plan; collection: UnitCollection; docs: string[] }> {
+  const { root, config } = options;
+  const [ignored, scan] = await Promise.all([
+    loadIgnore(root),
+    scanRepository({ root, config, clock: options.clock }),
+  ]);
+  const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
+  const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
+  const protect = (path: string): string | undefined => {
+    if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
+    const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
+    if (dir !== undefined) return `excluded dir ${dir}`;
+    if (ignored(path)) return ".dochygiene-ignore";
+    const reason = excluded.get(path);
+    if (reason === "frozen") return "frozen";
+    if (reason === "append_only") return "append-only";
+    return undefined;
+  };
+  const collection = await collectUnits(root, { rules: config.rules, protect });
+  const plan = planPrune({
+    units: collection.units,
+    existing: collection.existing,
+    judgments: options.judgments,
+    confirm: options.confirm,
+    extracted: options.extracted,
+    now: options.clock.now(),
+    watermark: options.watermark,
+    mode: options.mode,
+  });
+  plan.warnings.push(...collection.warnings);
+  return { plan, collection, docs: scan.artifact.shortlist };
+}
