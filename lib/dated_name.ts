@@ -27,11 +27,24 @@ const COMPACT = /^(\d{4})(\d{2})(\d{2})(?=$|[-_. ])/;
  * ```
  */
 export function datedName(path: string): string | undefined {
+  // Most names start with no digit: no date, without splitting the path.
+  const slash = path.lastIndexOf("/");
+  if (slash < path.length - 1 && !_digitAt(path, slash + 1)) {
+    const parentSlash = slash < 0 ? -1 : path.lastIndexOf("/", slash - 1);
+    if (slash < 0 || (parentSlash < slash - 1 && !_digitAt(path, parentSlash + 1))) {
+      return undefined;
+    }
+  }
   const parts = path.split("/").filter((p) => p !== "");
   const file = parts.at(-1);
   const parent = parts.at(-2);
   return (file === undefined ? undefined : _leadingDate(file)) ??
     (parent === undefined ? undefined : _leadingDate(parent));
+}
+
+function _digitAt(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 0x30 && c <= 0x39;
 }
 
 function _leadingDate(name: string): string | undefined {

@@ -47,7 +47,8 @@ const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
  */
 export function resolveLink(fromPath: string, target: string): ResolvedLink | undefined {
   const t = target.trim();
-  if (t === "" || SCHEME.test(t) || t.startsWith("/") || t.startsWith("\\")) return undefined;
+  if (t === "" || t.startsWith("/") || t.startsWith("\\")) return undefined;
+  if (t.includes(":") && SCHEME.test(t)) return undefined;
   const hash = t.indexOf("#");
   let path = hash < 0 ? t : t.slice(0, hash);
   const query = path.indexOf("?");
@@ -56,9 +57,16 @@ export function resolveLink(fromPath: string, target: string): ResolvedLink | un
   path = _decode(path);
   if (path === "") return fragment === undefined ? undefined : { path: undefined, fragment };
   const slash = fromPath.lastIndexOf("/");
-  const base = slash < 0 ? [] : fromPath.slice(0, slash).split("/");
+  const joined = slash < 0 ? path : fromPath.slice(0, slash + 1) + path;
+  // Most targets need no normalising: no empty, `.` or `..` segment (checked conservatively).
+  if (
+    !joined.startsWith("/") && !joined.startsWith(".") && !joined.endsWith("/") &&
+    !joined.includes("//") && !joined.includes("/.")
+  ) {
+    return { path: joined, fragment };
+  }
   const segments: string[] = [];
-  for (const segment of [...base, ...path.split("/")]) {
+  for (const segment of joined.split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") {
       if (segments.length === 0) return undefined;
@@ -69,7 +77,9 @@ export function resolveLink(fromPath: string, target: string): ResolvedLink | un
 }
 
 function _decode(s: string): string {
-  const unescaped = decodeEntities(s.replace(ESCAPE, "$1"));
+  if (s.includes("\\")) s = s.replace(ESCAPE, "$1");
+  const unescaped = decodeEntities(s);
+  if (!unescaped.includes("%")) return unescaped;
   return unescaped.replace(PERCENT_RUN, (run) => {
     try {
       return decodeURIComponent(run);

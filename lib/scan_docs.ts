@@ -239,12 +239,13 @@ export function scanDocs(input: ScanInput): ScanArtifact {
 
   const tracked = new Set(input.files.filter((f) => f.tracked).map((f) => f.path));
   const signals: Record<string, Signal[]> = {};
+  const isoOf = new Map<number, string>();
   for (const path of shortlist) {
     const read = input.reads.get(path) as FileRead;
     const doc = analysed.get(path)?.doc;
     // Untracked files have no commit, even when a deleted namesake has one.
     const seconds = tracked.has(path) ? input.git?.ages.get(path) : undefined;
-    const list: Signal[] = [_age(read, seconds, now), {
+    const list: Signal[] = [_age(read, seconds, now, isoOf), {
       kind: "size",
       bytes: read.bytes,
       lines: read.lines,
@@ -294,8 +295,10 @@ function _stager(config: Config, ignored: (path: string) => boolean): (path: str
   const dirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
   return (path) => {
     if (!inScope(path)) return "out";
-    const parts = path.split("/");
-    for (let i = 0; i < parts.length - 1; i++) if (dirs.has(parts[i])) return "dir";
+    for (let start = 0, end = path.indexOf("/"); end >= 0; end = path.indexOf("/", start)) {
+      if (dirs.has(path.slice(start, end))) return "dir";
+      start = end + 1;
+    }
     if (ignored(path)) return "ignore";
     return "read";
   };
@@ -308,6 +311,8 @@ interface _PathIndex {
   folded: Set<string>;
   /** Directories (and symlinks) whose contents are unknown. */
   opaque: Set<string>;
+  /** First segments of `opaque` (a path under none of them is under no opaque directory). */
+  opaqueTops: Set<string>;
   /** The on-disk fallback, memoised. */
   onDisk: (path: string) => boolean;
 }
@@ -343,7 +348,9 @@ function _pathIndex(
     if (found === undefined) seen.set(path, found = onDisk?.(path) ?? false);
     return found;
   };
-  return { exists, folded, opaque: opaqueSet, onDisk: memo };
+  const opaqueTops = new Set<string>();
+  for (const dir of opaqueSet) opaqueTops.add(dir.split("/")[0]);
+  return { exists, folded, opaque: opaqueSet, opaqueTops, onDisk: memo };
 }
 
 /** Listed (exactly), or on disk when no listed path differs from it only by letter case. */
@@ -353,7 +360,8 @@ function _exists(path: string, index: _PathIndex): boolean {
 }
 
 function _underOpaque(path: string, index: _PathIndex): boolean {
-  if (index.opaque.size === 0) return false;
+  const slash = path.indexOf("/");
+  if (slash < 0 || !index.opaqueTops.has(path.slice(0, slash))) return false;
   for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
     if (index.opaque.has(path.slice(0, i))) return true;
   }
@@ -384,7 +392,8 @@ function _linkFindings(
       }
       continue;
     }
-    const target = resolved.path === "." ? "" : resolved.path.replace(/\/+$/, "");
+    // Resolved paths never end in `/`.
+    const target = resolved.path === "." ? "" : resolved.path;
     if (_exists(target, index)) {
       if (target !== path && shortlisted.has(target)) {
         let from = inbound.get(target);
@@ -414,7 +423,7 @@ function _linkFindings(
     if (index.opaque.has(candidate) || _underOpaque(candidate, index)) continue;
     if (_exists(candidate, index)) continue;
     // A path relative to the doc's own directory is not missing either.
-    const local = dir === "" ? undefined : resolveLink(path, candidate)?.path?.replace(/\/+$/, "");
+    const local = dir === "" ? undefined : resolveLink(path, candidate)?.path;
     if (local !== undefined && _exists(local, index)) continue;
     paths.push({ kind: "missing_path", line: inline.line, path: inline.path });
   }
@@ -433,7 +442,8 @@ function _duplicates(
   const groups = new Map<string, string[]>();
   for (const [path, { read }] of analysed) {
     if (read.truncated) continue;
-    const key = read.contentKey ?? read.text.replace(/\r\n?/g, "\n");
+    const key = read.contentKey ??
+      (read.text.includes("\r") ? read.text.replace(/\r\n?/g, "\n") : read.text);
     const group = groups.get(key);
     if (group) group.push(path);
     else groups.set(key, [path]);
@@ -447,13 +457,21 @@ function _duplicates(
   return result;
 }
 
-function _age(read: FileRead, commitSeconds: number | undefined, now: Date): Signal {
+function _age(
+  read: FileRead,
+  commitSeconds: number | undefined,
+  now: Date,
+  isoOf: Map<number, string>,
+): Signal {
   if (commitSeconds !== undefined) {
     const ms = commitSeconds * 1000;
+    // Many docs share a commit: its time is formatted once.
+    let iso = isoOf.get(commitSeconds);
+    if (iso === undefined) isoOf.set(commitSeconds, iso = new Date(ms).toISOString());
     return {
       kind: "age",
       days: Math.floor((now.getTime() - ms) / 86_400_000),
-      last_commit: new Date(ms).toISOString(),
+      last_commit: iso,
       source: "git",
     };
   }
