@@ -42,6 +42,38 @@ export function decodePath(bytes: Uint8Array): string {
 }
 
 /**
+ * Splits NUL-terminated records (git's `-z` output) and decodes each with
+ * {@linkcode decodePath}. Bytes after the last NUL are an unterminated
+ * (truncated) record and are dropped. Valid UTF-8 output, the common case, is
+ * decoded in one go.
+ *
+ * @example
+ * ```ts
+ * import { decodeNulTerminated } from "./decode_path.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new Uint8Array([0x61, 0, 0xe9, 0, 0x62]);
+ * assert.deepEqual(decodeNulTerminated(bytes), ["a", "\udce9"]);
+ * ```
+ */
+export function decodeNulTerminated(bytes: Uint8Array): string[] {
+  let records: string[];
+  try {
+    records = _strict.decode(bytes).split("\0");
+  } catch {
+    records = [];
+    let start = 0;
+    for (let end = bytes.indexOf(0); end >= 0; end = bytes.indexOf(0, start)) {
+      records.push(decodePath(bytes.subarray(start, end)));
+      start = end + 1;
+    }
+    return records;
+  }
+  records.pop(); // after the last NUL: empty, or a truncated record
+  return records;
+}
+
+/**
  * Whether `path` carries undecodable bytes (see {@linkcode decodePath}).
  *
  * @example

@@ -7,7 +7,7 @@
 
 import { join } from "node:path";
 import { byCodePoint } from "./by_code_point.ts";
-import { decodePath } from "./decode_path.ts";
+import { decodeNulTerminated, decodePath } from "./decode_path.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
 import { runGit } from "./run_git.ts";
 
@@ -115,23 +115,22 @@ async function _listGit(root: string): Promise<CandidateListing> {
 export function parseLsFiles(stdout: Uint8Array): CandidateListing {
   const byPath = new Map<string, ListedFile>();
   const opaque: string[] = [];
-  let start = 0;
-  while (start < stdout.length) {
-    let end = stdout.indexOf(0, start);
-    if (end < 0) end = stdout.length;
-    const record = stdout.subarray(start, end);
-    start = end + 1;
+  const records = decodeNulTerminated(stdout);
+  // git ends every record with NUL; a last unterminated one is taken as it is.
+  const tail = stdout.lastIndexOf(0) + 1;
+  if (tail < stdout.length) records.push(decodePath(stdout.subarray(tail)));
+  for (const record of records) {
     if (record.length < 3) continue;
-    if (record[0] === 0x3f /* ? */) {
-      const path = decodePath(record.subarray(2));
+    if (record[0] === "?") {
+      const path = record.slice(2);
       if (path.endsWith("/")) opaque.push(path.slice(0, -1));
       else if (!byPath.has(path)) byPath.set(path, { path, tracked: false, type: "file" });
       continue;
     }
-    const tab = record.indexOf(0x09);
+    const tab = record.indexOf("\t");
     if (tab < 0) continue;
-    const mode = new TextDecoder().decode(record.subarray(2, 8));
-    const path = decodePath(record.subarray(tab + 1));
+    const mode = record.slice(2, 8);
+    const path = record.slice(tab + 1);
     const type = mode === "160000" ? "gitlink" : mode === "120000" ? "symlink" : "file";
     if (type === "gitlink") opaque.push(path);
     byPath.set(path, { path, tracked: true, type });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { decodePath } from "./decode_path.ts";
+import { decodeNulTerminated } from "./decode_path.ts";
 import { runGit } from "./run_git.ts";
 
 /** What {@linkcode readGitAges} learned. */
@@ -123,36 +123,19 @@ export function parseGitLog(stdout: Uint8Array): Map<string, number> {
   let time = NaN;
   let expectTime = false;
   let first = false;
-  let start = 0;
-  while (start < stdout.length) {
-    const end = stdout.indexOf(0, start);
-    if (end < 0) break; // a truncated last token is not trusted
-    if (end === start) {
+  for (const token of decodeNulTerminated(stdout)) {
+    if (token === "") {
       expectTime = true;
     } else if (expectTime) {
-      time = _digits(stdout, start, end);
+      time = /^[0-9]+$/.test(token) ? Number(token) : NaN;
       expectTime = false;
       first = true;
     } else if (!Number.isNaN(time)) {
       // The first path of a commit follows the header's newline.
-      const from = first && stdout[start] === 0x0a ? start + 1 : start;
+      const path = first && token[0] === "\n" ? token.slice(1) : token;
       first = false;
-      if (from < end) {
-        const path = decodePath(stdout.subarray(from, end));
-        if (!ages.has(path)) ages.set(path, time);
-      }
+      if (path !== "" && !ages.has(path)) ages.set(path, time);
     }
-    start = end + 1;
   }
   return ages;
-}
-
-function _digits(bytes: Uint8Array, start: number, end: number): number {
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const d = bytes[i] - 0x30;
-    if (d < 0 || d > 9) return NaN;
-    n = n * 10 + d;
-  }
-  return n;
 }
