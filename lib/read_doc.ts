@@ -1,0 +1,182 @@
+/**
+ * Reading one doc for the scanner: size, line count, text (or "binary"),
+ * without following symlinks. Synchronous at its core: a scan reads tens of
+ * thousands of small files, and one async op per file costs more than the
+ * read itself.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { hasUndecodableBytes } from "./decode_path.ts";
+import type { FileRead } from "./scan_docs.ts";
+
+/** Bytes of a doc that are analysed; beyond this only size and line count are read. */
+export const MAX_PARSE_BYTES = 4 * 1024 * 1024;
+
+/** Bytes at the start of a file searched for a NUL to call it binary (as git does). */
+export const BINARY_SNIFF_BYTES = 8000;
+
+/**
+ * Reads one doc for the scanner: size and line count of the whole file; the
+ * text (invalid UTF-8 replaced by U+FFFD) of its first
+ * {@linkcode MAX_PARSE_BYTES} (cut at a line end) unless it is binary (a NUL
+ * in the first {@linkcode BINARY_SNIFF_BYTES}). Returns a reason string when
+ * it must be left out ("" when silently: gone, a symlink, not a regular file).
+ *
+ * @example
+ * ```ts
+ * import { readDoc } from "./read_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "one\r\ntwo");
+ * const read = await readDoc(root, "a.md");
+ * assert.ok(typeof read !== "string" && read.kind === "text");
+ * assert.equal(read.lines, 2);
+ * assert.equal(read.bytes, 8);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function readDoc(root: string, path: string): Promise<FileRead | string> {
+  return Promise.resolve(readDocSync(root, path));
+}
+
+/**
+ * {@linkcode readDoc}, synchronously (the scanner's reading loop).
+ *
+ * @example
+ * ```ts
+ * import { readDocSync } from "./read_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeFile(`${root}/b.md`, new Uint8Array([0x23, 0, 0x0a]));
+ * const read = readDocSync(root, "b.md");
+ * assert.ok(typeof read !== "string" && read.kind === "binary");
+ * assert.equal(readDocSync(root, "gone.md"), "");
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function readDocSync(root: string, path: string): FileRead | string {
+  if (hasUndecodableBytes(path)) {
+    return "the name is not valid UTF-8, which Deno cannot open; rename the file to scan it";
+  }
+  const full = join(root, path);
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(full);
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
+  }
+  // Symlinks are never followed (they may point outside the root); only regular files are docs.
+  if (!info.isFile) return "";
+  const mtimeMs = info.mtime?.getTime() ?? 0;
+  try {
+    if (info.size <= MAX_PARSE_BYTES) {
+      // The common case: one read. (A file swapped for a symlink in the instant
+      // between lstat and this read is not detected; large files are checked.)
+      const bytes = Deno.readFileSync(full);
+      if (bytes.length <= MAX_PARSE_BYTES) {
+        return _toRead(bytes, bytes.length, _countLines(bytes), mtimeMs);
+      }
+    }
+    return _readLarge(full, info);
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
+  }
+}
+
+/** A file over the parse limit: streamed once, counting lines, keeping only the analysed prefix. */
+function _readLarge(full: string, info: Deno.FileInfo): FileRead | string {
+  using file = Deno.openSync(full, { read: true });
+  const opened = file.statSync();
+  if (opened.ino !== info.ino || opened.dev !== info.dev || !opened.isFile) {
+    return "changed while it was being read; scan again";
+  }
+  const head = new Uint8Array(MAX_PARSE_BYTES);
+  const chunk = new Uint8Array(1024 * 1024);
+  let filled = 0;
+  let bytes = 0;
+  let breaks = 0;
+  let prevCr = false;
+  let last = -1;
+  while (true) {
+    const into = filled < head.length ? head.subarray(filled) : chunk;
+    const n = file.readSync(into);
+    if (n === null) break;
+    if (into !== chunk) filled += n;
+    const got = into.subarray(0, n);
+    breaks += _countBreaks(got, prevCr);
+    prevCr = got[n - 1] === 0x0d;
+    last = got[n - 1];
+    bytes += n;
+  }
+  const lines = breaks + (prevCr || (bytes > 0 && last !== 0x0a) ? 1 : 0);
+  let prefix = head.subarray(0, filled);
+  if (bytes > filled) {
+    // Cut at a line end, never inside a UTF-8 sequence.
+    const cut = prefix.lastIndexOf(0x0a);
+    if (cut >= 0) prefix = prefix.subarray(0, cut + 1);
+  }
+  return _toRead(prefix, bytes, lines, opened.mtime?.getTime() ?? 0);
+}
+
+/** Lines of a whole file: line breaks, plus a last unterminated line. */
+function _countLines(bytes: Uint8Array): number {
+  const n = bytes.length;
+  if (n === 0) return 0;
+  const last = bytes[n - 1];
+  return _countBreaks(bytes, false) + (last === 0x0d || last !== 0x0a ? 1 : 0);
+}
+
+/** Builds the read from the analysed bytes (`head`, the whole file unless truncated). */
+function _toRead(head: Uint8Array, bytes: number, lines: number, mtimeMs: number): FileRead {
+  if (head.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) {
+    return { kind: "binary", bytes, lines, mtimeMs };
+  }
+  const text = _decoder.decode(head);
+  const read: FileRead = {
+    kind: "text",
+    text,
+    bytes,
+    lines,
+    truncated: bytes > head.length,
+    mtimeMs,
+  };
+  const hasBom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  if (hasBom || (text.includes("\uFFFD") && !_isUtf8(head))) {
+    // The text no longer carries the exact bytes: duplicates compare the bytes.
+    read.contentKey = "\0bytes\0" + _latin1.decode(head).replace(/\r\n?/g, "\n");
+  }
+  return read;
+}
+
+/** Line breaks in `bytes`: each `\n`, and each `\r` not followed by `\n`. */
+function _countBreaks(bytes: Uint8Array, prevCr: boolean): number {
+  let count = 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) count++;
+  for (let i = bytes.indexOf(0x0d); i >= 0; i = bytes.indexOf(0x0d, i + 1)) {
+    if (i + 1 < bytes.length && bytes[i + 1] !== 0x0a) count++;
+  }
+  // A `\r` ending the previous chunk was not counted yet: it is a break unless `\n` follows.
+  if (prevCr && bytes[0] !== 0x0a) count++;
+  return count;
+}
+
+function _isUtf8(bytes: Uint8Array): boolean {
+  try {
+    _strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const _decoder = new TextDecoder("utf-8");
+const _strict = new TextDecoder("utf-8", { fatal: true });
+const _latin1 = new TextDecoder("windows-1252");
+
+function _reason(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}

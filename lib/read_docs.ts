@@ -1,0 +1,198 @@
+/**
+ * The scanner's reading phase: every doc read once and analysed, on this
+ * thread and — for large repositories — on one helper thread at the same
+ * time, the two taking batches of paths from a shared counter.
+ *
+ * @module
+ */
+
+import { analyzeDoc } from "./analyze_doc.ts";
+import { readDocSync } from "./read_doc.ts";
+import type { FileRead } from "./scan_docs.ts";
+
+/** Options of {@linkcode readDocs}. */
+export interface ReadDocsOptions {
+  /**
+   * Use a helper thread (a Web Worker) from this many docs on (default
+   * {@linkcode PARALLEL_FROM}); `Infinity` never does. When the helper cannot
+   * start or fails, this thread reads what it left.
+   */
+  parallelFrom?: number;
+  /** Whether something else waits on the event loop (e.g. a git pipe): yield to it often. */
+  busy?: () => boolean;
+  /** Called now and then with how many docs are done of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What {@linkcode readDocs} gave. */
+export interface ReadDocsResult {
+  /** Path → what reading gave, in the order of the paths; unreadable docs are left out. */
+  reads: Map<string, FileRead>;
+  /** One line per doc that was left out for a reason worth telling, in path order. */
+  warnings: string[];
+}
+
+/** Docs from which a helper thread pays for its start-up (about 50 ms). */
+export const PARALLEL_FROM = 2000;
+
+/** Docs taken from the shared counter at once. */
+const _BATCH = 64;
+
+/** Longest stretch of synchronous work while another task waits on the event loop (ms). */
+const _YIELD_BUSY_MS = 10;
+
+/** Longest stretch otherwise (progress on a terminal). */
+const _YIELD_IDLE_MS = 100;
+
+/**
+ * Reads and analyses every doc of `paths` (root-relative) with
+ * {@linkcode readAnalysed}. Deterministic whatever the threads do: results
+ * are put back in path order.
+ *
+ * @example
+ * ```ts
+ * import { readDocs } from "./read_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n\n- [ ] x\n");
+ * const { reads, warnings } = await readDocs(root, ["a.md", "gone.md"]);
+ * assert.deepEqual([...reads.keys()], ["a.md"]);
+ * const a = reads.get("a.md");
+ * assert.ok(a?.kind === "text");
+ * assert.deepEqual(a.analysis?.checkboxes, { done: 0, open: 1 });
+ * assert.deepEqual(warnings, []);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readDocs(
+  root: string,
+  paths: readonly string[],
+  options: ReadDocsOptions = {},
+): Promise<ReadDocsResult> {
+  const results: (FileRead | string | undefined)[] = new Array(paths.length);
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
+    ? _startHelper(root, paths, counter, results)
+    : undefined;
+  let done = 0;
+  let lastYield = performance.now();
+  const take = () => Atomics.add(counter, 0, _BATCH);
+  for (let start = take(); start < paths.length; start = take()) {
+    const end = Math.min(start + _BATCH, paths.length);
+    for (let i = start; i < end; i++) results[i] = readAnalysed(root, paths[i]);
+    done += end - start;
+    // Let the event loop drain git's output (git blocks on a full pipe), take the helper's
+    // results, and show progress.
+    const now = performance.now();
+    if (now - lastYield > (options.busy?.() ? _YIELD_BUSY_MS : _YIELD_IDLE_MS)) {
+      options.onProgress?.(done, paths.length);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastYield = performance.now();
+    }
+  }
+  if (helper) await helper;
+  const reads = new Map<string, FileRead>();
+  const warnings: string[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    // A batch the helper took but never returned (it failed) is read here.
+    const result = results[i] ?? readAnalysed(root, paths[i]);
+    if (typeof result !== "string") reads.set(paths[i], result);
+    else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
+  }
+  return { reads, warnings };
+}
+
+/**
+ * Reads one doc with {@linkcode readDocSync} and attaches its analysis (text
+ * docs). Returns why it is left out instead ("" when silently).
+ *
+ * @example
+ * ```ts
+ * import { readAnalysed } from "./read_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "---\nhygiene: frozen\n---\n");
+ * const read = readAnalysed(root, "a.md");
+ * assert.ok(typeof read !== "string" && read.kind === "text");
+ * assert.equal(read.analysis?.hygiene, "frozen");
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function readAnalysed(root: string, path: string): FileRead | string {
+  const read = readDocSync(root, path);
+  if (typeof read === "string" || read.kind !== "text") return read;
+  try {
+    read.analysis = analyzeDoc(read.text, path);
+  } catch (err) {
+    return `could not be analysed (${_reason(err)})`;
+  }
+  return read;
+}
+
+/** A message from the helper: one batch's results, or the end. */
+export type HelperMessage =
+  | { start: number; results: (FileRead | string)[] }
+  | { done: true };
+
+/** What the helper is started with. */
+export interface HelperJob {
+  /** Absolute project root. */
+  root: string;
+  /** Root-relative paths. */
+  paths: readonly string[];
+  /** The shared counter: the index of the next batch to take. */
+  counter: Int32Array;
+  /** Paths per batch. */
+  batch: number;
+}
+
+/**
+ * Starts the helper thread on the shared counter. Resolves when it has
+ * returned every batch it took, or failed (to start, or midway: what it did
+ * not return stays `undefined` in `results`). Never rejects.
+ */
+function _startHelper(
+  root: string,
+  paths: readonly string[],
+  counter: Int32Array,
+  results: (FileRead | string | undefined)[],
+): Promise<void> | undefined {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), { type: "module" });
+  } catch {
+    return undefined; // no workers here: this thread reads everything
+  }
+  return new Promise<void>((resolve) => {
+    const finish = () => {
+      worker.terminate();
+      resolve();
+    };
+    worker.onmessage = (event: MessageEvent<HelperMessage>) => {
+      const message = event.data;
+      if ("done" in message) return finish();
+      message.results.forEach((result, k) => results[message.start + k] = result);
+    };
+    // A helper that cannot load or throws is not fatal: its share is read here.
+    worker.onerror = (event) => {
+      event.preventDefault();
+      finish();
+    };
+    worker.onmessageerror = () => finish();
+    const job: HelperJob = { root, paths, counter, batch: _BATCH };
+    worker.postMessage(job);
+  });
+}
+
+/** A path for a one-line message: undecodable bytes shown as `\xNN`. */
+function _show(path: string): string {
+  return JSON.stringify(
+    path.replace(/[\uDC80-\uDCFF]/g, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`),
+  );
+}
+
+function _reason(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+}

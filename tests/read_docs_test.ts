@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { readDocs } from "../lib/read_docs.ts";
+import { tempDir } from "./_helpers.ts";
+
+async function corpus(root: string): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const path = `d${i % 7}/doc-${i}.md`;
+    await Deno.mkdir(join(root, `d${i % 7}`), { recursive: true });
+    await Deno.writeTextFile(
+      join(root, path),
+      `---\nstatus: s${i}\n${i % 5 === 0 ? "tags: [a, b]\n" : ""}---\n# Doc ${i}\n\n` +
+        `- [x] see [next](doc-${i + 1}.md#doc-${i + 1}) and \`src/m${i}.ts\`\n`,
+    );
+    paths.push(path);
+  }
+  await Deno.writeFile(join(root, "binary.md"), new Uint8Array([0x23, 0, 1, 2]));
+  await Deno.writeFile(join(root, "latin1.md"), new Uint8Array([0x23, 0x20, 0xe9, 0x0a]));
+  await Deno.symlink("d0/doc-0.md", join(root, "link.md"));
+  paths.push("binary.md", "latin1.md", "link.md", "gone.md", "bad\udce9.md");
+  return paths;
+}
+
+Deno.test("readDocs gives the same reads, in path order, with a helper thread as without", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path);
+  const alone = await readDocs(dir.path, paths, { parallelFrom: Infinity });
+  const helped = await readDocs(dir.path, paths, { parallelFrom: 0 });
+  assert.deepEqual([...helped.reads.keys()], [...alone.reads.keys()]);
+  assert.deepEqual(helped.reads, alone.reads);
+  assert.deepEqual(helped.warnings, alone.warnings);
+  assert.equal(alone.reads.size, 302); // the symlink, the missing file and the bad name are left out
+  assert.equal(alone.warnings.length, 1);
+  assert.match(alone.warnings[0], /^"bad\\\\xe9\.md": the name is not valid UTF-8/);
+  const first = alone.reads.get("d0/doc-0.md");
+  assert.ok(first?.kind === "text");
+  assert.deepEqual(first.analysis?.checkboxes, { done: 1, open: 0 });
+});
+
+Deno.test("readDocs of no paths gives nothing, also with a helper thread", async () => {
+  await using dir = await tempDir();
+  const { reads, warnings } = await readDocs(dir.path, [], { parallelFrom: 0 });
+  assert.equal(reads.size, 0);
+  assert.deepEqual(warnings, []);
+});
