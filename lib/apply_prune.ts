@@ -566,7 +566,10 @@ async function _recover(
     journal = JSON.parse(await Deno.readTextFile(path));
     if (journal?.schema_version !== 1 || !Array.isArray(journal.files)) throw new Error("shape");
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return [];
+    if (err instanceof Deno.errors.NotFound) {
+      await _removeLeftovers(stateDir);
+      return [];
+    }
     throw new DochygieneError(
       "PRUNE_JOURNAL",
       `${path} is not a readable prune journal; an interrupted prune left it: the removed files' ` +
@@ -619,17 +622,21 @@ async function _recover(
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
     done.push(`${missingFiles.length} files restored`);
   }
-  // Under the lock no other prune runs: every prune-* temp file is a leftover.
-  for await (const entry of Deno.readDir(stateDir)) {
-    if (entry.name.startsWith("prune-")) {
-      await Deno.remove(join(stateDir, entry.name)).catch(() => {});
-    }
-  }
+  await _removeLeftovers(stateDir);
   return [
     `an interrupted prune (started ${journal.started_at}) was rolled back: ${
       done.length === 0 ? "it had changed nothing yet" : done.join(", ")
     }`,
   ];
+}
+
+/** Under the lock no other prune runs, and without a journal nothing needs them: every prune-* file is a leftover. */
+async function _removeLeftovers(stateDir: string): Promise<void> {
+  for await (const entry of Deno.readDir(stateDir)) {
+    if (entry.name.startsWith("prune-")) {
+      await Deno.remove(join(stateDir, entry.name)).catch(() => {});
+    }
+  }
 }
 
 async function _exists(path: string): Promise<boolean> {

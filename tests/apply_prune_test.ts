@@ -593,3 +593,16 @@ Deno.test("apply: files git ignores inside a deleted directory stay, and the res
   );
   assert.ok(!result.warnings.some((w) => w.startsWith("runs/old-2/")));
 });
+
+Deno.test("apply: temp files left by a prune killed before its journal are cleaned up by the next apply", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    ".dochygiene/prune-999-deadbeef.backup.index": "leftover",
+    ".dochygiene/prune-999-deadbeef.commit.index.lock": "leftover",
+  });
+
+  await apply(root);
+
+  assert.deepEqual([...Deno.readDirSync(join(root, ".dochygiene"))], []);
+});
