@@ -278,7 +278,7 @@ function _text(plan: Plan, approved: number): string {
     out.push(
       "",
       plan.commit === null
-        ? "Commit: none (nothing tracked was deleted)"
+        ? "Commit: none (nothing that was committed was deleted)"
         : `Commit: ${plan.commit} — undo with: git revert ${plan.commit}`,
     );
   }
