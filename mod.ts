@@ -131,7 +131,7 @@ export {
   type UnitFacts,
 } from "./lib/plan_prune.ts";
 export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
-export { planFromDisk, type PlanFromDiskOptions } from "./prune.ts";
+export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
 export { type ListedFile } from "./lib/list_candidates.ts";
 export {
   type ExistingPaths,

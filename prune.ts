@@ -27,9 +27,6 @@ import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/st
 import { readState, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
 
-/** Moved to `lib/plan_from_disk.ts`; re-exported until `mod.ts` imports it from there. */
-export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
-
 const USAGE = `usage: prune.ts [options]
 
 Applies the lifecycle rules of .dochygiene.yml. Dry run by default: prints the plan
