@@ -111,6 +111,16 @@ async function _exists(path: string): Promise<boolean> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** The 1-minute load average (Linux), to tell a quiet run from a contended one. */
+function _load(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+  } catch {
+    return "unknown";
+  }
+}
+
+const loadBefore = _load();
 // Warm caches (page cache, Deno's module cache) before measuring either side.
 await floor();
 await scanOnce();
@@ -140,6 +150,9 @@ console.log(
   `scan.ts (subprocess, exact flags, writes scan.json), median of ${runs}: ${scanMs.toFixed(0)} ms`,
 );
 console.log(`ratio: ${ratio.toFixed(2)}× (target ≤ ${RATIO_TARGET}×)`);
+console.log(
+  `load average (1 min) before / after: ${loadBefore} / ${_load()} on ${navigator.hardwareConcurrency} cores`,
+);
 console.log(
   `peak memory: ${
     peak === undefined ? "unknown" : `${peak.toFixed(0)} MB`
