@@ -24,8 +24,6 @@ export interface ScanRepositoryOptions {
   config: Config;
   /** The clock (the scan's `generated_at` and ages). */
   clock: Clock;
-  /** Docs from which reading uses a helper thread (see {@linkcode readDocs}). */
-  parallelFrom?: number;
   /** Called now and then while reading, with how many docs are done of how many. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -41,7 +39,7 @@ export interface ScanOutcome {
 /**
  * Scans the project at `root`: lists candidates (one `git ls-files`, or a
  * walk without git), reads every doc that survives dir-prune and ignore once
- * (analysed as it is read, on two threads for large repositories), reads git ages in one
+ * (synchronously, analysed as it is read), reads git ages in one
  * `git log` pass running meanwhile, and builds the artifact. Reads never leave
  * the root: symlinks are not read, and a file swapped for another between
  * `lstat` and `open` is skipped.
@@ -83,7 +81,6 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const settled = () => gitPending = false;
   agesPromise.then(settled, settled);
   const { reads, warnings: unread } = await readDocs(root, paths, {
-    parallelFrom: options.parallelFrom,
     busy: () => gitPending,
     onProgress: options.onProgress,
   });

@@ -22,14 +22,11 @@ async function corpus(root: string): Promise<string[]> {
   return paths;
 }
 
-Deno.test("readDocs gives the same reads, in path order, with a helper thread as without", async () => {
+Deno.test("readDocs reads and analyses every doc in path order and says why one is left out", async () => {
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
-  const alone = await readDocs(dir.path, paths, { parallelFrom: Infinity });
-  const helped = await readDocs(dir.path, paths, { parallelFrom: 0 });
-  assert.deepEqual([...helped.reads.keys()], [...alone.reads.keys()]);
-  assert.deepEqual(helped.reads, alone.reads);
-  assert.deepEqual(helped.warnings, alone.warnings);
+  const alone = await readDocs(dir.path, paths, { busy: () => true });
+  assert.deepEqual([...alone.reads.keys()], paths.slice(0, 302));
   assert.equal(alone.reads.size, 302); // the symlink, the missing file and the bad name are left out
   assert.equal(alone.warnings.length, 1);
   assert.match(alone.warnings[0], /^"bad\\\\xe9\.md": the name is not valid UTF-8/);
@@ -38,9 +35,9 @@ Deno.test("readDocs gives the same reads, in path order, with a helper thread as
   assert.deepEqual(first.analysis?.checkboxes, { done: 1, open: 0 });
 });
 
-Deno.test("readDocs of no paths gives nothing, also with a helper thread", async () => {
+Deno.test("readDocs of no paths gives nothing", async () => {
   await using dir = await tempDir();
-  const { reads, warnings } = await readDocs(dir.path, [], { parallelFrom: 0 });
+  const { reads, warnings } = await readDocs(dir.path, []);
   assert.equal(reads.size, 0);
   assert.deepEqual(warnings, []);
 });
