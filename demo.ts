@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { clockFromEnv } from "./lib/clock.ts";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
+import { runGit } from "./lib/run_git.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
 const _FIXTURE_DIR = join(_PACKAGE_DIR, "fixtures", "demo");
@@ -364,22 +365,14 @@ async function _copyTree(from: string, to: string): Promise<number> {
   return count;
 }
 
+/** git in the sample repository, without the machine's system-wide git config. */
 async function _git(
-  cwd: string,
+  root: string,
   args: string[],
   env: Record<string, string> = {},
 ): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args,
-    cwd,
-    env: { GIT_CONFIG_NOSYSTEM: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (out.code !== 0) {
-    throw new Error(`git ${args[0]} failed: ${new TextDecoder().decode(out.stderr).trim()}`);
-  }
-  return new TextDecoder().decode(out.stdout);
+  const { stdout } = await runGit(root, args, { env: { GIT_CONFIG_NOSYSTEM: "1", ...env } });
+  return new TextDecoder().decode(stdout);
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -18,6 +18,7 @@ import { DochygieneError } from "./lib/dochygiene_error.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
 import { loadConfig } from "./lib/load_config.ts";
+import { pathExists } from "./lib/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";
@@ -130,7 +131,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   let docs: string[];
   if (!apply) {
     ({ plan, docs } = await facts("dry-run"));
-    if (await _exists(join(stateDir, PRUNE_JOURNAL_FILE))) {
+    if (await pathExists(join(stateDir, PRUNE_JOURNAL_FILE))) {
       plan.warnings.push(
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
       );
@@ -169,16 +170,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
 }
 
 function _isRepository(root: string): Promise<boolean> {
-  return _exists(join(root, ".git"));
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return pathExists(join(root, ".git"));
 }
 
 /** `served_when` judgments from `--from-report FILE` or the current report pair. */

@@ -14,6 +14,7 @@ import { byCodePoint } from "./by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./decode_path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { pathExists } from "./path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
 import { type GitOptions, runGit } from "./run_git.ts";
 import { withLock } from "./with_lock.ts";
@@ -325,7 +326,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   plan.commit = newHead ?? null;
   // Git never deletes what it ignores (it could not give it back): say what stayed.
   for (const c of approved) {
-    if (c.unit !== "dir" || !(await _exists(join(root, c.path)))) continue;
+    if (c.unit !== "dir" || !(await pathExists(join(root, c.path)))) continue;
     plan.warnings.push(
       `${c.path} still holds files prune did not delete (ignored by git, or created since ` +
         `the plan): see git status --ignored -- ${c.path}`,
@@ -612,7 +613,7 @@ async function _recover(
   }
   const missingFiles: string[] = [];
   for (const file of journal.files) {
-    if (!(await _exists(join(root, file)))) missingFiles.push(file);
+    if (!(await pathExists(join(root, file)))) missingFiles.push(file);
   }
   if (missingFiles.length > 0) {
     await git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
@@ -636,15 +637,6 @@ async function _removeLeftovers(stateDir: string): Promise<void> {
     if (entry.name.startsWith("prune-")) {
       await Deno.remove(join(stateDir, entry.name)).catch(() => {});
     }
-  }
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

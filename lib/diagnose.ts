@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
 import { CONFIG_FILE_NAME, loadConfig } from "./load_config.ts";
+import { pathExists } from "./path_exists.ts";
 import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { readState, STATE_FILE_NAME } from "./state_file.ts";
@@ -84,7 +85,7 @@ export async function diagnose(root: string): Promise<Diagnosis> {
   let report: ReportPair | null = null;
   try {
     await resolveStateDir(root);
-    dirStatus = await _exists(stateDirPath) ? "ok" : "missing";
+    dirStatus = await pathExists(stateDirPath) ? "ok" : "missing";
   } catch (err) {
     problems.push(_message(err));
   }
@@ -110,7 +111,7 @@ export async function diagnose(root: string): Promise<Diagnosis> {
       problems.push(_message(err));
     }
   }
-  const gitRepository = await _exists(join(root, ".git"));
+  const gitRepository = await pathExists(join(root, ".git"));
   let ignored: boolean | null = null;
   let tracked: boolean | null = null;
   if (gitRepository) {
@@ -149,7 +150,7 @@ export async function diagnose(root: string): Promise<Diagnosis> {
     state_file: stateFile,
     report,
     gitignore: { ignored, tracked, line: GITIGNORE_LINE },
-    config: { path: configPath, present: await _exists(configPath), valid },
+    config: { path: configPath, present: await pathExists(configPath), valid },
     problems,
   };
 }
@@ -173,15 +174,6 @@ async function _isIgnored(root: string): Promise<boolean> {
 async function _isTracked(root: string): Promise<boolean> {
   const { stdout } = await runGit(root, ["ls-files", "-z", "--", STATE_DIR_NAME]);
   return stdout.length > 0;
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function _message(err: unknown): string {

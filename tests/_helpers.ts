@@ -1,9 +1,12 @@
 // Shared test helpers: real temporary git repositories and the seams run as
 // subprocesses with exactly their documented permission flags.
 
+import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { existingPaths } from "../lib/governing_rule.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
+import type { PlanInput, UnitFacts } from "../lib/plan_prune.ts";
 
 /** Absolute path of the package (the directory holding deno.json). */
 export const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -101,37 +104,170 @@ export interface RunOptions {
   flags?: readonly string[];
 }
 
-/**
- * Runs `<seam>.ts` as `deno run <documented flags> <seam>.ts <args>`, the way
- * users, tasks and the hook do.
- */
-export async function runSeam(
-  seam: SeamName,
+/** Options of {@linkcode runCommand}. */
+export interface CommandOptions {
+  /** Working directory. */
+  cwd: string;
+  /** Environment added to (or, with `clearEnv`, instead of) the test's own. */
+  env?: Record<string, string>;
+  /** Start from an empty environment. */
+  clearEnv?: boolean;
+  /** Bytes for stdin (default: none, stdin is closed). */
+  stdin?: string;
+}
+
+/** Runs `command args` to the end and returns its exit code and decoded output. */
+export async function runCommand(
+  command: string,
   args: string[],
-  options: RunOptions,
+  options: CommandOptions,
 ): Promise<SeamRun> {
-  const flags = options.flags ?? PERMISSION_FLAGS[seam];
-  const child = new Deno.Command(DENO, {
-    args: [
-      "run",
-      "--quiet",
-      `--config=${join(PACKAGE_DIR, "deno.json")}`,
-      ...flags,
-      join(PACKAGE_DIR, `${seam}.ts`),
-      ...args,
-    ],
+  const child = new Deno.Command(command, {
+    args,
     cwd: options.cwd,
-    env: { CI: "", NO_COLOR: "1", ...options.env },
+    env: options.env,
+    clearEnv: options.clearEnv,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   if (options.stdin !== undefined) {
+    // A child may exit without reading its stdin (e.g. a hook that finds no deno).
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
+    await writer.write(new TextEncoder().encode(options.stdin)).catch(() => {});
+    await writer.close().catch(() => {});
   }
   const out = await child.output();
   const decoder = new TextDecoder();
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/**
+ * Runs `<seam>.ts` as `deno run <documented flags> <seam>.ts <args>`, the way
+ * users, tasks and the hook do.
+ */
+export function runSeam(seam: SeamName, args: string[], options: RunOptions): Promise<SeamRun> {
+  const flags = options.flags ?? PERMISSION_FLAGS[seam];
+  return runCommand(DENO, [
+    "run",
+    "--quiet",
+    `--config=${join(PACKAGE_DIR, "deno.json")}`,
+    ...flags,
+    join(PACKAGE_DIR, `${seam}.ts`),
+    ...args,
+  ], { cwd: options.cwd, env: { CI: "", NO_COLOR: "1", ...options.env }, stdin: options.stdin });
+}
+
+/**
+ * Asserts a seam's failure contract under `--format json`: exit code `exit`,
+ * one stderr line `dochygiene <seam>: …` matching `message` (no stack trace),
+ * and `{"ok": false, "error": {"code": code, …}}` on stdout, which it returns.
+ */
+export function assertSeamError(
+  seam: SeamName,
+  run: SeamRun,
+  exit: number,
+  code: string,
+  message: RegExp,
+  // deno-lint-ignore no-explicit-any
+): any {
+  assert.equal(run.code, exit, run.stderr);
+  const lines = run.stderr.split("\n").filter(Boolean);
+  assert.equal(lines.length, 1, run.stderr);
+  assert.match(lines[0], new RegExp(`^dochygiene ${seam}: `));
+  assert.match(lines[0], message);
+  assert.ok(!/\n\s+at /.test(run.stderr), "no stack trace");
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.ok, false);
+  assert.equal(out.error.code, code);
+  return out;
+}
+
+/** The sorted entry names of `dir`. */
+export async function entryNames(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+}
+
+/**
+ * File names git and the scanner must pass through as themselves: spaces,
+ * newline, glob and pathspec-magic characters, a leading dash.
+ */
+export const HOSTILE_NAMES: readonly string[] = [
+  "sp ace.md",
+  "new\nline.md",
+  "*.md",
+  "[x].md",
+  ":(exclude)a.md",
+  "-lead.md",
+];
+
+/** Writes `caf\xe9.md` (Latin-1, not UTF-8) holding `content`, through a shell since Deno cannot. */
+export async function writeNonUtf8Name(root: string, content: string): Promise<void> {
+  await new Deno.Command("sh", {
+    args: ["-c", 'printf %s "$1" > "$(printf \'caf\\351.md\')"', "sh", content],
+    cwd: root,
+  }).output();
+}
+
+/**
+ * Leaves `root` in the middle of a conflicted merge: `path` changed on a
+ * `side` branch and on `main`, then `git merge side` (which fails).
+ */
+export async function conflictedMerge(root: string, path: string, date: string): Promise<void> {
+  await git(root, ["checkout", "-q", "-b", "side"]);
+  await commitFiles(root, { [path]: "side\n" }, date);
+  await git(root, ["checkout", "-q", "main"]);
+  await commitFiles(root, { [path]: "main\n" }, date);
+  await new Deno.Command("git", {
+    args: ["merge", "-q", "side"],
+    cwd: root,
+    stdout: "null",
+    stderr: "null",
+  })
+    .output();
+}
+
+/** A "billion laughs" YAML document: ten levels of nine aliases each (9^10 nodes if expanded). */
+export function aliasBomb(): string {
+  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i <= 9; i++) {
+    const prev = String.fromCharCode(96 + i);
+    const cur = String.fromCharCode(97 + i);
+    lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(",")}]`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A dry-run {@linkcode PlanInput} at `now`: nothing on disk beyond the units,
+ * no judgments, confirmations or extractions, no clock watermark.
+ */
+export function dryRunInput(
+  units: UnitFacts[],
+  now: Date,
+  extra: Partial<PlanInput> = {},
+): PlanInput {
+  return {
+    units,
+    existing: existingPaths([]),
+    judgments: new Map(),
+    confirm: new Set(),
+    extracted: new Set(),
+    now,
+    watermark: null,
+    mode: "dry-run",
+    ...extra,
+  };
+}
+
+/** Mulberry32: a tiny seeded PRNG, so a randomised test reproduces from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

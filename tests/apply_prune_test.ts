@@ -6,7 +6,17 @@ import { existingPaths as existingPathsOf } from "../lib/governing_rule.ts";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { parseConfig } from "../lib/load_config.ts";
 import { type Plan, planPrune } from "../lib/plan_prune.ts";
-import { commitFiles, git, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import { pathExists } from "../lib/path_exists.ts";
+import {
+  commitFiles,
+  conflictedMerge,
+  dryRunInput,
+  git,
+  prng,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const OLD = "2026-11-01T10:00:00Z";
@@ -87,15 +97,6 @@ async function userWork(root: string) {
   };
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function commitCount(root: string): Promise<number> {
   return Number((await git(root, ["rev-list", "--count", "HEAD"])).trim());
 }
@@ -129,8 +130,8 @@ Deno.test("apply: exactly one commit holding only the deletions; the user's stag
   assert.match(message, /- notes\/old\.md — notes\/\*\.md \(temporary\)/);
   assert.match(message, /git revert/);
   assert.deepEqual(await userWork(root), before);
-  assert.ok(!(await exists(join(root, "runs/old-1"))));
-  assert.ok(await exists(join(root, "runs/new/report.md")));
+  assert.ok(!(await pathExists(join(root, "runs/old-1"))));
+  assert.ok(await pathExists(join(root, "runs/new/report.md")));
   await git(root, ["fsck", "--no-progress", "--strict"]);
   // No temporary index or lock is left behind.
   assert.deepEqual([...Deno.readDirSync(join(root, ".dochygiene"))], []);
@@ -179,7 +180,7 @@ Deno.test("apply: a hook that sneaks another change into the commit is caught an
   assert.equal(err?.code, "PRUNE_FAILED");
   assert.match(err.message, /the commit changed sneaky\.md \(A\)/);
   assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
-  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+  assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
   assert.deepEqual(await userWork(root), before);
 });
 
@@ -205,22 +206,12 @@ Deno.test("apply: refused mid-merge, and during rebase, cherry-pick, revert and 
   await using repo = await fixture();
   const root = repo.path;
   await git(root, ["stash", "-q", "--include-untracked"]);
-  await git(root, ["checkout", "-q", "-b", "side"]);
-  await commitFiles(root, { "src/app.ts": "side\n" }, RECENT);
-  await git(root, ["checkout", "-q", "main"]);
-  await commitFiles(root, { "src/app.ts": "main\n" }, RECENT);
-  await new Deno.Command("git", {
-    args: ["merge", "-q", "side"],
-    cwd: root,
-    stdout: "null",
-    stderr: "null",
-  })
-    .output();
-  assert.ok(await exists(join(root, ".git/MERGE_HEAD")));
+  await conflictedMerge(root, "src/app.ts", RECENT);
+  assert.ok(await pathExists(join(root, ".git/MERGE_HEAD")));
   const err = await apply(root).catch((e) => e);
   assert.equal(err?.code, "GIT_BUSY");
   assert.match(err.message, /middle of a merge/);
-  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+  assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
   await git(root, ["merge", "--abort"]);
 
   for (
@@ -239,7 +230,7 @@ Deno.test("apply: refused mid-merge, and during rebase, cherry-pick, revert and 
     assert.equal(busy?.code, "GIT_BUSY", marker);
     await Deno.remove(path, { recursive: true });
   }
-  assert.ok(await exists(join(root, "runs/old-1/report.md")));
+  assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
 });
 
 Deno.test("apply: a directory unit with one modified file needs --confirm; confirmed, it goes in the one commit", async () => {
@@ -254,7 +245,7 @@ Deno.test("apply: a directory unit with one modified file needs --confirm; confi
 
   const second = await apply(root, { confirm: ["runs/old-1/"] });
   assert.deepEqual(second.applied, [{ path: "runs/old-1/", how: "git rm" }]);
-  assert.ok(!(await exists(join(root, "runs/old-1"))));
+  assert.ok(!(await pathExists(join(root, "runs/old-1"))));
   const changes = await git(root, ["show", "--name-status", "--format=", "HEAD"]);
   assert.deepEqual(changes.trim().split("\n").sort(), [
     "D\truns/old-1/data/metrics.csv",
@@ -285,9 +276,9 @@ Deno.test("apply: untracked units are removed only when confirmed, and after the
   const applied = Object.fromEntries(result.applied.map((a) => [a.path, a.how]));
   assert.equal(applied["runs/scratch-a/"], "removed (untracked)");
   assert.equal(applied["runs/old-2/"], "git rm");
-  assert.ok(!(await exists(join(root, "runs/scratch-a"))));
-  assert.ok(!(await exists(join(root, "runs/old-2"))));
-  assert.ok(await exists(join(root, "runs/scratch-b/out.md")));
+  assert.ok(!(await pathExists(join(root, "runs/scratch-a"))));
+  assert.ok(!(await pathExists(join(root, "runs/old-2"))));
+  assert.ok(await pathExists(join(root, "runs/scratch-b/out.md")));
   assert.deepEqual(
     result.skipped.find((s) => s.path === "runs/scratch-b/"),
     { path: "runs/scratch-b/", reason: "needs --confirm runs/scratch-b/" },
@@ -332,7 +323,7 @@ Deno.test("apply: hostile names — each deletion touches only its own path", as
   assert.deepEqual(result.applied.map((a) => a.path).sort(), [...doomed].sort());
   for (const name of names.filter((n) => n !== ".")) {
     const gone = doomed.has(`runs/${name}/`);
-    assert.equal(await exists(join(root, "runs", name, "f.md")), !gone, name);
+    assert.equal(await pathExists(join(root, "runs", name, "f.md")), !gone, name);
   }
   const deleted = (await git(root, ["show", "--name-only", "-z", "--format=", "HEAD"]))
     .split("\0").filter(Boolean).sort();
@@ -362,8 +353,8 @@ Deno.test("apply: a symlink inside a deleted directory that points outside the r
 
   assert.ok(result.applied.some((a) => a.path === "runs/old-2/"));
   assert.ok(result.applied.some((a) => a.path === "runs/untracked/"));
-  assert.ok(!(await exists(join(root, "runs/old-2"))));
-  assert.ok(!(await exists(join(root, "runs/untracked"))));
+  assert.ok(!(await pathExists(join(root, "runs/old-2"))));
+  assert.ok(!(await pathExists(join(root, "runs/untracked"))));
   assert.equal(await Deno.readTextFile(join(outside.path, "precious.txt")), "keep me\n");
   assert.equal(await Deno.readTextFile(join(outside.path, "dir/inner.txt")), "me too\n");
 });
@@ -392,7 +383,7 @@ Deno.test("apply: a unit holding a file governed by a keep rule is never deleted
     result.kept.find((k) => k.path === "runs/old-2/")!.reason,
     /contains runs\/old-2\/KEEP\.md, which is governed as runs\/old-2\/KEEP\.md/,
   );
-  assert.ok(await exists(join(root, "runs/old-2/report.md")));
+  assert.ok(await pathExists(join(root, "runs/old-2/report.md")));
 });
 
 Deno.test("apply: git processes do not grow with the number of units", async () => {
@@ -427,18 +418,6 @@ Deno.test("apply: git processes do not grow with the number of units", async () 
   }
   assert.equal(counts[0], counts[1], `git calls: ${counts.join(" vs ")}`);
 });
-
-/** Mulberry32: a tiny seeded PRNG, so a failure is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test("property: for random rulebooks and trees, nothing outside the applied candidates disappears and git fsck stays clean", async () => {
   const NAMES = ["a", "b b", "[1]", "*", "-x", ":(exclude)y", "ü", "n\nl", "c.md", "d.txt"];
@@ -494,16 +473,10 @@ Deno.test("property: for random rulebooks and trees, nothing outside the applied
     const config = `rules:\n${rules.map((r) => `  - ${r}`).join("\n")}\n`;
     // Confirm a random half of whatever the rules offer.
     const { rules: parsed } = parseConfig(config);
-    const offered = planPrune({
-      units: (await collectUnits(root, { rules: parsed, protect: () => undefined })).units,
-      existing: existingPathsOf(await listed()),
-      judgments: new Map(),
-      confirm: new Set(),
-      extracted: new Set(),
-      now: NOW,
-      watermark: null,
-      mode: "dry-run",
-    });
+    const units = (await collectUnits(root, { rules: parsed, protect: () => undefined })).units;
+    const offered = planPrune(
+      dryRunInput(units, NOW, { existing: existingPathsOf(await listed()) }),
+    );
     const confirm = offered.candidates.filter(() => rand() < 0.5).map((c) => c.path);
     const result = await apply(root, { rules: config, confirm });
     const applied = result.applied.map((a) => a.path);
@@ -515,7 +488,7 @@ Deno.test("property: for random rulebooks and trees, nothing outside the applied
       applied.some((u) => (u.endsWith("/") ? p.startsWith(u) : p === u));
     for (const [p, content] of before) {
       if (inApplied(p)) {
-        assert.ok(!(await exists(join(root, p))), `seed ${seed}: ${p} should be gone`);
+        assert.ok(!(await pathExists(join(root, p))), `seed ${seed}: ${p} should be gone`);
       } else {
         assert.equal(await Deno.readTextFile(join(root, p)), content, `seed ${seed}: ${p} changed`);
       }

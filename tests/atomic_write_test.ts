@@ -1,17 +1,13 @@
 import assert from "node:assert/strict";
 import { atomicWrite, syncDir } from "../lib/atomic_write.ts";
-import { tempDir } from "./_helpers.ts";
-
-async function names(dir: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
-}
+import { entryNames, tempDir } from "./_helpers.ts";
 
 Deno.test("atomicWrite creates and then replaces a file, leaving no temp file", async () => {
   await using dir = await tempDir();
   await atomicWrite(`${dir.path}/s.json`, "old\n");
   await atomicWrite(`${dir.path}/s.json`, new TextEncoder().encode("new\n"));
   assert.equal(await Deno.readTextFile(`${dir.path}/s.json`), "new\n");
-  assert.deepEqual(await names(dir.path), ["s.json"]);
+  assert.deepEqual(await entryNames(dir.path), ["s.json"]);
 });
 
 Deno.test("atomicWrite writes large content completely", async () => {
@@ -38,14 +34,14 @@ Deno.test("a failed atomicWrite removes its temp file and keeps the old content"
   await Deno.mkdir(`${dir.path}/target`);
   await Deno.writeTextFile(`${dir.path}/target/keep`, "k");
   await assert.rejects(atomicWrite(`${dir.path}/target`, "data"));
-  assert.deepEqual(await names(dir.path), ["target"]);
+  assert.deepEqual(await entryNames(dir.path), ["target"]);
   assert.equal(await Deno.readTextFile(`${dir.path}/target/keep`), "k");
 });
 
 Deno.test("atomicWrite into a missing directory fails without creating anything", async () => {
   await using dir = await tempDir();
   await assert.rejects(atomicWrite(`${dir.path}/missing/s.json`, "x"), Deno.errors.NotFound);
-  assert.deepEqual(await names(dir.path), []);
+  assert.deepEqual(await entryNames(dir.path), []);
 });
 
 Deno.test("syncDir tolerates a missing directory", async () => {

@@ -5,18 +5,13 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO, PACKAGE_DIR, tempDir } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR, runCommand, tempDir } from "./_helpers.ts";
 
-async function compile(out: string, denort: string) {
-  const result = await new Deno.Command(DENO, {
-    args: ["task", "--quiet", "compile", "--out", out],
+function compile(out: string, denort: string) {
+  return runCommand(DENO, ["task", "--quiet", "compile", "--out", out], {
     cwd: PACKAGE_DIR,
     env: { DENORT_BIN: denort, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: result.code, stdout: d.decode(result.stdout), stderr: d.decode(result.stderr) };
+  });
 }
 
 Deno.test("compile names a missing DENORT_BIN in one line and builds nothing", async () => {

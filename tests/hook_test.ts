@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { VERSION } from "../lib/version.ts";
-import { git, PACKAGE_DIR, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  git,
+  PACKAGE_DIR,
+  runCommand,
+  type SeamRun,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const NOW = "2026-11-30T09:00:00.000Z";
 const DAY = 24 * 60 * 60 * 1000;
@@ -26,14 +34,8 @@ const HOOKS: HookConfig = JSON.parse(
 );
 const COMMAND = HOOKS.hooks.SessionStart[0].hooks[0].command;
 
-interface HookRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the hook command with `sh -c` as Claude Code does. */
-async function runHook(
+function runHook(
   sessionDir: string,
   options: {
     projectDir?: string;
@@ -42,7 +44,7 @@ async function runHook(
     pluginRoot?: string;
     command?: string;
   } = {},
-): Promise<HookRun> {
+): Promise<SeamRun> {
   const payload = options.payload ?? JSON.stringify({
     session_id: "00000000-0000-4000-8000-000000000000",
     transcript_path: "/tmp/transcript.jsonl",
@@ -50,8 +52,7 @@ async function runHook(
     hook_event_name: "SessionStart",
     source: "startup",
   });
-  const child = new Deno.Command("/bin/sh", {
-    args: ["-c", options.command ?? COMMAND],
+  return runCommand("/bin/sh", ["-c", options.command ?? COMMAND], {
     cwd: sessionDir,
     env: {
       PATH,
@@ -62,19 +63,11 @@ async function runHook(
       ...options.env,
     },
     clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(payload));
-  await writer.close();
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+    stdin: payload,
+  });
 }
 
-function bannerOf(run: HookRun): string {
+function bannerOf(run: SeamRun): string {
   assert.equal(run.stderr, "");
   assert.equal(run.code, 0);
   const hook = JSON.parse(run.stdout);

@@ -7,7 +7,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
-import { commitFiles, DENO, git, PACKAGE_DIR, tempDir, tempRepo } from "./_helpers.ts";
+import {
+  commitFiles,
+  DENO,
+  git,
+  PACKAGE_DIR,
+  runCommand,
+  type SeamRun,
+  tempDir,
+  tempRepo,
+} from "./_helpers.ts";
 
 const SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
 const NOW = "2026-11-30T12:00:00.000Z";
@@ -30,29 +39,18 @@ function recipe(seam: SeamName, installRoot: string): string[] {
   ];
 }
 
-async function run(
+function run(
   cmd: string,
   args: string[],
   cwd: string,
   env: Record<string, string>,
   stdin?: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(cmd, {
-    args,
+): Promise<SeamRun> {
+  return runCommand(cmd, args, {
     cwd,
     env: { CI: "", NO_COLOR: "1", DOCHYGIENE_NOW: NOW, ...env },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const out = await child.output();
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+    stdin,
+  });
 }
 
 async function sampleRepo(ownDenoJson: boolean) {

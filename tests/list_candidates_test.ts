@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  commitFiles,
+  git,
+  HOSTILE_NAMES,
+  tempDir,
+  tempRepo,
+  writeFiles,
+  writeNonUtf8Name,
+} from "./_helpers.ts";
 import { listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
 
 /** Root reads any directory, so chmod 000 cannot make one unreadable for it. */
@@ -25,22 +33,9 @@ Deno.test("git mode: tracked plus untracked-not-ignored files, .gitignore respec
 
 Deno.test("git mode: hostile names come back byte for byte, non-UTF-8 bytes as lone surrogates", async () => {
   await using repo = await tempRepo();
-  const names = [
-    "sp ace.md",
-    "new\nline.md",
-    "*.md",
-    "[x].md",
-    ":(exclude)a.md",
-    "-lead.md",
-    "ünï.md",
-    "tab\t.md",
-  ];
+  const names = [...HOSTILE_NAMES, "ünï.md", "tab\t.md"];
   await writeFiles(repo.path, Object.fromEntries(names.map((n) => [n, n])));
-  // A name that is not UTF-8 (Latin-1 "café.md"), made through a shell since Deno cannot.
-  await new Deno.Command("sh", {
-    args: ["-c", "printf x > \"$(printf 'caf\\351.md')\""],
-    cwd: repo.path,
-  }).output();
+  await writeNonUtf8Name(repo.path, "x");
   await git(repo.path, ["--literal-pathspecs", "add", "--", ...names.slice(0, 4)]);
   const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
   assert.deepEqual(new Set(paths(listing)), new Set([...names, "caf\udce9.md"]));

@@ -6,7 +6,16 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitFiles, DENO, PACKAGE_DIR, runSeam, tempDir, tempRepo } from "./_helpers.ts";
+import {
+  commitFiles,
+  DENO,
+  PACKAGE_DIR,
+  runCommand,
+  runSeam,
+  type TempDir,
+  tempDir,
+  tempRepo,
+} from "./_helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 
@@ -28,21 +37,13 @@ const { artifact } = await scanRepository({
 console.log(JSON.stringify({ version: VERSION, artifact }));
 `;
 
-async function run(args: string[], cwd: string) {
-  const out = await new Deno.Command(DENO, {
-    args,
-    cwd,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+function run(args: string[], cwd: string) {
+  return runCommand(DENO, args, { cwd, env: { NO_COLOR: "1" } });
 }
 
-Deno.test("a script outside the package imports mod.ts as a JSR user would and scans a repository", async () => {
-  await using user = await tempDir("dochygiene-jsr-user-");
+/** A directory outside the package whose deno.json imports it as `jsr:@dochygiene/dochygiene`. */
+async function jsrUser(): Promise<TempDir> {
+  const user = await tempDir("dochygiene-jsr-user-");
   await Deno.writeTextFile(
     join(user.path, "deno.json"),
     JSON.stringify({
@@ -50,6 +51,11 @@ Deno.test("a script outside the package imports mod.ts as a JSR user would and s
       links: [PACKAGE_DIR],
     }),
   );
+  return user;
+}
+
+Deno.test("a script outside the package imports mod.ts as a JSR user would and scans a repository", async () => {
+  await using user = await jsrUser();
   await Deno.writeTextFile(join(user.path, "main.ts"), SCRIPT);
   await using repo = await tempRepo();
   await commitFiles(repo.path, {
@@ -109,14 +115,7 @@ Deno.test("the README's library example runs as written, from another project", 
   const section = await librarySection();
   const examples = [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
   assert.equal(examples.length, 1);
-  await using user = await tempDir("dochygiene-jsr-user-");
-  await Deno.writeTextFile(
-    join(user.path, "deno.json"),
-    JSON.stringify({
-      imports: { "@dochygiene/dochygiene": "jsr:@dochygiene/dochygiene@^0.1.0" },
-      links: [PACKAGE_DIR],
-    }),
-  );
+  await using user = await jsrUser();
   await Deno.writeTextFile(join(user.path, "example.ts"), examples[0]);
   await using repo = await tempRepo();
   await commitFiles(repo.path, {

@@ -9,6 +9,7 @@ import {
   planPrune,
   type UnitFacts,
 } from "../lib/plan_prune.ts";
+import { dryRunInput } from "./_helpers.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const DAY = 86_400_000;
@@ -48,17 +49,7 @@ function unit(path: string, rule: Rule, days: number | null, extra: Partial<Unit
 }
 
 function plan(units: UnitFacts[], extra: Partial<PlanInput> = {}) {
-  return planPrune({
-    units,
-    existing: existingPaths([]),
-    judgments: new Map(),
-    confirm: new Set(),
-    extracted: new Set(),
-    now: NOW,
-    watermark: null,
-    mode: "dry-run",
-    ...extra,
-  });
+  return planPrune(dryRunInput(units, NOW, extra));
 }
 
 const runs = (ages: number[]) => ages.map((d, i) => unit(`autoresearch/run-${i + 1}/`, TEMP, d));

@@ -3,7 +3,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitFiles, git, runSeam, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  commitFiles,
+  conflictedMerge,
+  git,
+  runSeam,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 const OLD = "2026-11-01T10:00:00Z";
@@ -58,6 +66,24 @@ async function agentRepo() {
 
 function prune(root: string, args: string[], env: Record<string, string> = {}) {
   return runSeam("prune", ["--format", "json", ...args], { cwd: root, env: { ...ENV, ...env } });
+}
+
+/** A schema-v1 report judging `path` served (op_type delete), written at `at`. */
+function servedReport(path: string, at: string) {
+  return {
+    schema_version: 1,
+    generated_at: at,
+    scan_generated_at: at,
+    entries: [{
+      path,
+      category: "served",
+      op_type: "delete",
+      op: "Delete it.",
+      safety_tier: "confirm",
+      rationale: "shipped",
+      signals: [],
+    }],
+  };
 }
 
 async function snapshot(root: string) {
@@ -205,20 +231,7 @@ Deno.test("prune --yes: served_when needs the report's judgment, --confirm, and 
 Deno.test("prune: the current report pair is the default source of judgments", async () => {
   await using repo = await agentRepo();
   const plan = "docs/superpowers/plans/2026-10-01-auth.md";
-  const report = {
-    schema_version: 1,
-    generated_at: NOW,
-    scan_generated_at: NOW,
-    entries: [{
-      path: plan,
-      category: "served",
-      op_type: "delete",
-      op: "Delete it.",
-      safety_tier: "confirm",
-      rationale: "shipped",
-      signals: [],
-    }],
-  };
+  const report = servedReport(plan, NOW);
   await writeFiles(repo.path, {
     ".dochygiene/report-20261130T110000Z.json": JSON.stringify(report),
     ".dochygiene/report-20261130T110000Z.md": "# report\n",
@@ -334,17 +347,7 @@ Deno.test("prune: a deleting rule whose match covers the whole repository is ref
 Deno.test("prune --yes: refused mid-merge (exit 1), nothing deleted", async () => {
   await using repo = await agentRepo();
   const root = repo.path;
-  await git(root, ["checkout", "-q", "-b", "side"]);
-  await commitFiles(root, { "README.md": "side\n" }, RECENT);
-  await git(root, ["checkout", "-q", "main"]);
-  await commitFiles(root, { "README.md": "main\n" }, RECENT);
-  await new Deno.Command("git", {
-    args: ["merge", "-q", "side"],
-    cwd: root,
-    stdout: "null",
-    stderr: "null",
-  })
-    .output();
+  await conflictedMerge(root, "README.md", RECENT);
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 1);
   assert.match(run.stderr, /middle of a merge/);
@@ -443,20 +446,7 @@ Deno.test("prune: a report that judged a doc before its last change is stale for
   const report = join(dir.path, "report.json");
   await Deno.writeTextFile(
     report,
-    JSON.stringify({
-      schema_version: 1,
-      generated_at: "2026-11-10T00:00:00.000Z",
-      scan_generated_at: "2026-11-10T00:00:00.000Z",
-      entries: [{
-        path: plan,
-        category: "served",
-        op_type: "delete",
-        op: "Delete it.",
-        safety_tier: "confirm",
-        rationale: "shipped",
-        signals: [],
-      }],
-    }),
+    JSON.stringify(servedReport(plan, "2026-11-10T00:00:00.000Z")),
   );
   const dry = JSON.parse((await prune(repo.path, ["--from-report", report])).stdout);
   assert.ok(!dry.candidates.some((c: { path: string }) => c.path === plan));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, tempRepo, writeFiles } from "./_helpers.ts";
+import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "./_helpers.ts";
 import { parseGitLog, readGitAges } from "../lib/read_git_ages.ts";
 
 const env = (date: string) => ({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
@@ -82,15 +82,7 @@ Deno.test("ages equal git log -1 --first-parent -- PATH for every path, across m
 
 Deno.test("hostile names survive the log pass byte for byte", async () => {
   await using repo = await tempRepo();
-  const names = [
-    "sp ace.md",
-    "new\nline.md",
-    "*.md",
-    "[x].md",
-    ":(exclude)a.md",
-    "-lead.md",
-    "ünï.md",
-  ];
+  const names = [...HOSTILE_NAMES, "ünï.md"];
   await writeFiles(repo.path, Object.fromEntries(names.map((n) => [n, n])));
   // The helper's `git add` would read `:(exclude)a.md` as pathspec magic; add literally.
   await git(repo.path, ["--literal-pathspecs", "add", "--", ...names]);

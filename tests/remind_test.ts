@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { VERSION } from "../lib/version.ts";
+import { emptyState } from "../lib/state_file.ts";
 import { withLock } from "../lib/with_lock.ts";
 import {
   DENO,
   PACKAGE_DIR,
+  runCommand,
   runSeam,
   type SeamRun,
   tempDir,
@@ -22,14 +24,7 @@ const DAY = 24 * 60 * 60 * 1000;
 const ago = (days: number) => new Date(Date.parse(NOW) - days * DAY).toISOString();
 
 function state(fields: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    schema_version: 1,
-    last_check: null,
-    last_reminded: null,
-    last_prune: null,
-    clock_watermark: null,
-    ...fields,
-  };
+  return { ...emptyState(), ...fields };
 }
 
 async function writeState(root: string, value: unknown): Promise<void> {
@@ -348,20 +343,11 @@ Deno.test("exact DESIGN command (no --quiet, no --config): banner, empty stderr"
   await using repo = await tempRepo();
   await writeFiles(repo.path, { ".dochygiene.yml": '"threshold_days": 3\n' });
   await writeState(repo.path, state({ last_check: ago(5) }));
-  const out = await new Deno.Command(DENO, {
-    args: ["run", ...PERMISSION_FLAGS.remind, join(PACKAGE_DIR, "remind.ts")],
-    cwd: repo.path,
-    env: { DOCHYGIENE_NOW: NOW, CI: "" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  const run = {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+  const run = await runCommand(
+    DENO,
+    ["run", ...PERMISSION_FLAGS.remind, join(PACKAGE_DIR, "remind.ts")],
+    { cwd: repo.path, env: { DOCHYGIENE_NOW: NOW, CI: "" } },
+  );
   assertBanner(run);
   // The quoted key went through the YAML fallback: threshold 3, not the default.
   assert.match(run.stdout, /threshold is 3 days/);
@@ -421,29 +407,22 @@ Deno.test({
     await writeFiles(repo.path, { ".dochygiene.yml": "threshold_days: 3\n" });
     await using trace = await tempDir();
     const log = join(trace.path, "strace.log");
-    const out = await new Deno.Command("strace", {
-      args: [
-        "-f",
-        "-qq",
-        "-e",
-        "trace=%file,execve",
-        "-o",
-        log,
-        DENO,
-        "run",
-        "--quiet",
-        `--config=${join(PACKAGE_DIR, "deno.json")}`,
-        ...PERMISSION_FLAGS.remind,
-        join(PACKAGE_DIR, "remind.ts"),
-      ],
-      cwd: repo.path,
-      env: { DOCHYGIENE_NOW: NOW, CI: "" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const out = await runCommand("strace", [
+      "-f",
+      "-qq",
+      "-e",
+      "trace=%file,execve",
+      "-o",
+      log,
+      DENO,
+      "run",
+      "--quiet",
+      `--config=${join(PACKAGE_DIR, "deno.json")}`,
+      ...PERMISSION_FLAGS.remind,
+      join(PACKAGE_DIR, "remind.ts"),
+    ], { cwd: repo.path, env: { DOCHYGIENE_NOW: NOW, CI: "" } });
     assert.equal(out.code, 0);
-    assert.match(new TextDecoder().decode(out.stdout), /systemMessage/);
+    assert.match(out.stdout, /systemMessage/);
     const lines = (await Deno.readTextFile(log)).split("\n");
     assert.equal(lines.filter((l) => /execve\(/.test(l)).length, 1, "only deno itself is executed");
     const touched = new Set<string>();

@@ -4,11 +4,13 @@ import {
   commitFiles,
   DENO,
   git,
+  HOSTILE_NAMES,
   PACKAGE_DIR,
   runSeam,
   tempDir,
   tempRepo,
   writeFiles,
+  writeNonUtf8Name,
 } from "./_helpers.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
@@ -189,23 +191,11 @@ Deno.test("a shallow clone is reported (git.shallow: true) and still has git age
 
 Deno.test("hostile file names (spaces, newline, *, [, :(, leading -, unicode, non-UTF-8) survive", async () => {
   await using repo = await tempRepo();
-  const names = [
-    "sp ace.md",
-    "new\nline.md",
-    "*.md",
-    "[x].md",
-    ":(exclude)a.md",
-    "-lead.md",
-    "ünï/ço.md",
-  ];
+  const names = [...HOSTILE_NAMES, "ünï/ço.md"];
   await writeFiles(repo.path, Object.fromEntries(names.map((n) => [n, `# ${n}\n`])));
   await git(repo.path, ["--literal-pathspecs", "add", "--", ...names.slice(0, 4)]);
   await git(repo.path, ["commit", "-qm", "x"], { GIT_COMMITTER_DATE: "2026-11-01T00:00:00Z" });
-  await new Deno.Command("sh", {
-    args: ["-c", "printf '# x' > \"$(printf 'caf\\351.md')\""],
-    cwd: repo.path,
-  })
-    .output();
+  await writeNonUtf8Name(repo.path, "# x");
   const run = await scan(repo.path);
   assert.equal(run.code, 0, run.stderr);
   const artifact: ScanArtifact = JSON.parse(run.stdout);

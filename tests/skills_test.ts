@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { buildSampleRepo, sampleReport } from "../demo.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
 import { parseYaml } from "../lib/parse_yaml.ts";
-import { DENO, git, PACKAGE_DIR, tempDir } from "./_helpers.ts";
+import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "./_helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 
@@ -29,24 +29,9 @@ async function readSkill(name: string): Promise<Skill> {
   return { frontmatter: parseYaml(fm[1]) as Record<string, unknown>, blocks };
 }
 
-interface Shell {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs one block with bash the way Claude Code's Bash tool does: a fresh shell in `cwd`. */
-async function bash(block: string, cwd: string, env: Record<string, string>): Promise<Shell> {
-  const out = await new Deno.Command("bash", {
-    args: ["-c", block],
-    cwd,
-    env: { CI: "", NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+function bash(block: string, cwd: string, env: Record<string, string>): Promise<SeamRun> {
+  return runCommand("bash", ["-c", block], { cwd, env: { CI: "", NO_COLOR: "1", ...env } });
 }
 
 /**

@@ -3,7 +3,15 @@
 
 import assert from "node:assert/strict";
 import { VERSION } from "../lib/version.ts";
-import { PACKAGE_DIR, runSeam, type SeamRun, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  assertSeamError,
+  entryNames,
+  PACKAGE_DIR,
+  runSeam,
+  type SeamRun,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const VALID = await Deno.readTextFile(`${PACKAGE_DIR}/fixtures/reports/valid/full.json`);
@@ -24,20 +32,8 @@ function ok(run: SeamRun) {
   return out;
 }
 
-function fails(run: SeamRun, code: number, errorCode: string, message: RegExp) {
-  assert.equal(run.code, code, run.stderr);
-  const lines = run.stderr.split("\n").filter(Boolean);
-  assert.equal(lines.length, 1, run.stderr);
-  assert.match(lines[0], /^dochygiene state: /);
-  assert.match(lines[0], message);
-  const out = JSON.parse(run.stdout);
-  assert.equal(out.ok, false);
-  assert.equal(out.error.code, errorCode);
-  return out;
-}
-
-async function names(dir: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+function fails(run: SeamRun, exit: number, code: string, message: RegExp) {
+  return assertSeamError("state", run, exit, code, message);
 }
 
 Deno.test("show on a fresh repository: never checked, stale, nothing written", async () => {
@@ -59,7 +55,7 @@ Deno.test("show on a fresh repository: never checked, stale, nothing written", a
     stale: true,
     threshold_days: 7,
   });
-  assert.deepEqual(await names(repo.path), [".git"]);
+  assert.deepEqual(await entryNames(repo.path), [".git"]);
 });
 
 Deno.test("mark-checked sets last_check = now; show derives days and staleness from the threshold", async () => {
@@ -126,7 +122,7 @@ Deno.test("report --file, three times: rollover leaves exactly one pair, the new
   for (const now of ["2026-11-01T00:00:00Z", "2026-11-15T00:00:00Z", "2026-11-30T03:36:18Z"]) {
     ok(await state(["report", "--file", "r.json"], repo.path, { now }));
   }
-  assert.deepEqual(await names(`${repo.path}/.dochygiene`), [
+  assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
     "report-20261130T033618Z.json",
     "report-20261130T033618Z.md",
     "state.json",
@@ -213,7 +209,7 @@ Deno.test("usage errors exit 2 with one line: missing, unknown, extra command; b
     "BAD_ROOT",
     /--root nope is not a directory/,
   );
-  assert.deepEqual(await names(repo.path), [".git"]);
+  assert.deepEqual(await entryNames(repo.path), [".git"]);
 });
 
 Deno.test("--root resolves the root upward from a subdirectory for read-only commands", async () => {
@@ -237,8 +233,8 @@ Deno.test("writes started from a subdirectory refuse with one line naming the ro
       new RegExp(`cd ${repo.path}\\).*--allow-write=\\.dochygiene`),
     );
   }
-  assert.deepEqual(await names(repo.path), [".git", "docs"]);
-  assert.deepEqual(await names(`${repo.path}/docs`), []);
+  assert.deepEqual(await entryNames(repo.path), [".git", "docs"]);
+  assert.deepEqual(await entryNames(`${repo.path}/docs`), []);
 });
 
 Deno.test("doctor: healthy exits 0; without the .gitignore line exits 1 and prints it, editing nothing", async () => {
@@ -254,7 +250,7 @@ Deno.test("doctor: healthy exits 0; without the .gitignore line exits 1 and prin
   assert.equal(out.healthy, false);
   assert.equal(out.error.code, "UNHEALTHY");
   assert.equal(out.gitignore.line, ".dochygiene/");
-  assert.deepEqual(await names(repo.path), [".git"], "doctor never edits .gitignore");
+  assert.deepEqual(await entryNames(repo.path), [".git"], "doctor never edits .gitignore");
   const text = await state(["doctor", "--format", "text"], repo.path);
   assert.equal(text.code, 1);
   assert.ok(

@@ -10,19 +10,9 @@ import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { renderReport } from "../lib/render_report.ts";
 import { emptyState } from "../lib/state_file.ts";
 import { parseReport } from "../lib/validate_report.ts";
-import { DENO, PACKAGE_DIR, tempRepo } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR, prng, tempRepo } from "./_helpers.ts";
 
 const BASE = Date.parse("2026-01-01T00:00:00.000Z");
-
-/** mulberry32: a tiny seeded PRNG. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Spawns `script` with state.ts's flags in `cwd`, waits for its first line, kills it after `delayMs`. */
 async function killAfterFirstLine(script: string, args: string[], cwd: string, delayMs: number) {

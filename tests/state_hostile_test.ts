@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import {
+  assertSeamError,
   DENO,
   PACKAGE_DIR,
   runSeam,
@@ -22,13 +23,7 @@ function state(args: string[], cwd: string, stdin?: string, flags?: readonly str
 }
 
 function oneLine(run: SeamRun, exit: number, code: string, message: RegExp) {
-  assert.equal(run.code, exit, run.stderr);
-  const lines = run.stderr.split("\n").filter(Boolean);
-  assert.equal(lines.length, 1, run.stderr);
-  assert.match(lines[0], /^dochygiene state: /);
-  assert.match(lines[0], message);
-  assert.ok(!/\n\s+at /.test(run.stderr), "no stack trace");
-  assert.equal(JSON.parse(run.stdout).error.code, code);
+  assertSeamError("state", run, exit, code, message);
 }
 
 async function snapshot(dir: string): Promise<Record<string, string>> {

@@ -5,7 +5,7 @@ import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { renderReport } from "../lib/render_report.ts";
 import type { Report } from "../lib/validate_report.ts";
 import { writeReportPair } from "../lib/write_report_pair.ts";
-import { tempDir } from "./_helpers.ts";
+import { entryNames, tempDir } from "./_helpers.ts";
 
 const REPORT: Report = {
   schema_version: 1,
@@ -23,15 +23,11 @@ const REPORT: Report = {
 };
 const at = (iso: string) => ({ clock: fixedClock(new Date(iso)) });
 
-async function names(dir: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
-}
-
 Deno.test("writes report-<stamp>.json and .md: the JSON report and its rendering", async () => {
   await using dir = await tempDir();
   const w = await writeReportPair(dir.path, REPORT, at("2026-11-30T03:36:18.999Z"));
   assert.equal(w.stamp, "20261130T033618Z");
-  assert.deepEqual(await names(dir.path), [
+  assert.deepEqual(await entryNames(dir.path), [
     "report-20261130T033618Z.json",
     "report-20261130T033618Z.md",
   ]);
@@ -51,7 +47,7 @@ Deno.test("rollover leaves exactly one pair and removes strays and interrupted t
   await Deno.writeTextFile(`${dir.path}/state.json`, "{}");
   await Deno.writeTextFile(`${dir.path}/scan.json`, "{}");
   const w = await writeReportPair(dir.path, REPORT, at("2026-11-30T03:36:18Z"));
-  assert.deepEqual(await names(dir.path), [
+  assert.deepEqual(await entryNames(dir.path), [
     "report-20261130T033618Z.json",
     "report-20261130T033618Z.md",
     "scan.json",
@@ -73,7 +69,7 @@ Deno.test("two reports in the same second never overwrite the previous pair in p
     at("2026-11-30T03:36:18.900Z"),
   );
   assert.equal(w.stamp, "20261130T033619Z");
-  assert.deepEqual(await names(dir.path), [
+  assert.deepEqual(await entryNames(dir.path), [
     "report-20261130T033619Z.json",
     "report-20261130T033619Z.md",
   ]);
@@ -102,7 +98,7 @@ for (const failing of [".json", ".md"]) {
       },
     );
     assert.deepEqual([await Deno.readFile(old.json), await Deno.readFile(old.md)], before);
-    assert.deepEqual(await names(dir.path), [
+    assert.deepEqual(await entryNames(dir.path), [
       "report-20261101T000000Z.json",
       "report-20261101T000000Z.md",
     ]);
@@ -126,7 +122,7 @@ Deno.test("a real failed write (the .md path is a directory) leaves no temp file
     }),
     DochygieneError,
   );
-  const left = (await names(dir.path)).filter((n) => n !== "report-20261130T033618Z.md");
+  const left = (await entryNames(dir.path)).filter((n) => n !== "report-20261130T033618Z.md");
   assert.deepEqual(left, ["report-20261101T000000Z.json", "report-20261101T000000Z.md"]);
   assert.ok(await Deno.readTextFile(old.md));
 });
@@ -137,7 +133,7 @@ Deno.test("the write is serialised with the state lock and leaves no lock file",
     ["2026-11-30T00:00:01Z", "2026-11-30T00:00:02Z", "2026-11-30T00:00:03Z", "2026-11-30T00:00:04Z"]
       .map((t) => writeReportPair(dir.path, REPORT, at(t))),
   );
-  const left = await names(dir.path);
+  const left = await entryNames(dir.path);
   assert.equal(left.length, 2, left.join(", "));
   assert.equal(left[0].replace(".json", ""), left[1].replace(".md", ""));
 });
