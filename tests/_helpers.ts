@@ -14,6 +14,17 @@ export const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 /** The Deno binary running the tests: subprocesses use the same one. */
 export const DENO = Deno.execPath();
 
+/**
+ * Whether the tests run as root, for whom file modes do not apply
+ * (`deno task test` grants no --allow-sys, so no `Deno.uid()`).
+ */
+export const IS_ROOT: boolean = new TextDecoder().decode(
+  (await new Deno.Command("id", { args: ["-u"], stdout: "piped" }).output()).stdout,
+).trim() === "0";
+
+/** uid and gid that mode tests run as when the suite runs as root (`nobody`). */
+const _UNPRIVILEGED = "65534";
+
 /** A throwaway directory; `Symbol.asyncDispose` removes it. */
 export interface TempDir extends AsyncDisposable {
   path: string;
@@ -102,6 +113,8 @@ export interface RunOptions {
   stdin?: string;
   /** Flags instead of the documented ones (only for tests that prove the sandbox). */
   flags?: readonly string[];
+  /** Run as an unprivileged user when the suite runs as root (see {@linkcode runCommand}). */
+  unprivileged?: boolean;
 }
 
 /** Options of {@linkcode runCommand}. */
@@ -114,6 +127,13 @@ export interface CommandOptions {
   clearEnv?: boolean;
   /** Bytes for stdin (default: none, stdin is closed). */
   stdin?: string;
+  /**
+   * When the suite runs as root, run the command as `nobody` (setpriv, with a
+   * readable copy of the Deno cache as DENO_DIR), so file modes apply to it;
+   * the files it must reach have to be readable by or given to that user
+   * ({@linkcode giveToUnprivileged}). No effect otherwise.
+   */
+  unprivileged?: boolean;
 }
 
 /** Runs `command args` to the end and returns its exit code and decoded output. */
@@ -122,6 +142,15 @@ export async function runCommand(
   args: string[],
   options: CommandOptions,
 ): Promise<SeamRun> {
+  if (options.unprivileged && IS_ROOT) {
+    await using cache = await _denoDirCopy();
+    const setpriv = [`--reuid=${_UNPRIVILEGED}`, `--regid=${_UNPRIVILEGED}`, "--clear-groups"];
+    return runCommand("setpriv", [...setpriv, command, ...args], {
+      ...options,
+      env: { DENO_DIR: cache.path, HOME: cache.path, ...options.env },
+      unprivileged: false,
+    });
+  }
   const child = new Deno.Command(command, {
     args,
     cwd: options.cwd,
@@ -155,7 +184,31 @@ export function runSeam(seam: SeamName, args: string[], options: RunOptions): Pr
     ...flags,
     join(PACKAGE_DIR, `${seam}.ts`),
     ...args,
-  ], { cwd: options.cwd, env: { CI: "", NO_COLOR: "1", ...options.env }, stdin: options.stdin });
+  ], {
+    cwd: options.cwd,
+    env: { CI: "", NO_COLOR: "1", ...options.env },
+    stdin: options.stdin,
+    unprivileged: options.unprivileged,
+  });
+}
+
+/** When the suite runs as root, makes `path` (recursively) the unprivileged user's. */
+export async function giveToUnprivileged(path: string): Promise<void> {
+  if (!IS_ROOT) return;
+  const owner = `${_UNPRIVILEGED}:${_UNPRIVILEGED}`;
+  const out = await new Deno.Command("chown", { args: ["-R", owner, path] }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+/** A copy of the Deno cache that any user can read and write. */
+async function _denoDirCopy(): Promise<TempDir> {
+  const copy = await tempDir("dochygiene-deno-dir-");
+  const info = await new Deno.Command(DENO, { args: ["info", "--json"] }).output();
+  const denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir;
+  await new Deno.Command("cp", { args: ["-R", `${denoDir}/.`, copy.path] }).output();
+  await new Deno.Command("chmod", { args: ["-R", "a+rwX", copy.path] }).output();
+  await Deno.chmod(copy.path, 0o777);
+  return copy;
 }
 
 /**

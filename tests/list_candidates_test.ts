@@ -1,19 +1,19 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
   commitFiles,
+  DENO,
   git,
+  giveToUnprivileged,
   HOSTILE_NAMES,
+  PACKAGE_DIR,
+  runCommand,
   tempDir,
   tempRepo,
   writeFiles,
   writeNonUtf8Name,
 } from "./_helpers.ts";
-import { listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
-
-/** Root reads any directory, so chmod 000 cannot make one unreadable for it. */
-const isRoot =
-  new TextDecoder().decode((await new Deno.Command("id", { args: ["-u"] }).output()).stdout)
-    .trim() === "0";
+import { type CandidateListing, listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
 
 const paths = (l: { files: { path: string }[] }) => l.files.map((f) => f.path);
 
@@ -116,14 +116,23 @@ Deno.test("walk mode: excluded, .git and .dochygiene directories are never desce
   assert.deepEqual(listing.warnings, []);
 });
 
-Deno.test("walk mode: an unreadable directory is a warning, not a failure", {
-  ignore: isRoot, // root reads any directory; scan_test covers this as an unprivileged user
-}, async () => {
+Deno.test("walk mode: an unreadable directory is a warning, not a failure", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, { "a.md": "a", "locked/b.md": "b" });
+  await giveToUnprivileged(dir.path);
   await Deno.chmod(`${dir.path}/locked`, 0o000);
   try {
-    const listing = await listCandidates(dir.path, { git: false, excludedDirs: [] });
+    // In a subprocess, which runs as nobody when the suite runs as root (root reads any directory).
+    const run = await runCommand(DENO, [
+      "run",
+      "--quiet",
+      `--config=${join(PACKAGE_DIR, "deno.json")}`,
+      "--allow-read",
+      join(PACKAGE_DIR, "tests", "_walk_lister.ts"),
+      dir.path,
+    ], { cwd: dir.path, unprivileged: true });
+    assert.equal(run.code, 0, run.stderr);
+    const listing: CandidateListing = JSON.parse(run.stdout);
     assert.deepEqual(paths(listing), ["a.md"]);
     assert.equal(listing.warnings.length, 1);
     assert.match(listing.warnings[0], /cannot read directory locked\/ \(permission denied\)/);

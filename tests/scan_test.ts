@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   commitFiles,
-  DENO,
   git,
   HOSTILE_NAMES,
   PACKAGE_DIR,
@@ -12,7 +11,6 @@ import {
   writeFiles,
   writeNonUtf8Name,
 } from "./_helpers.ts";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
@@ -304,43 +302,12 @@ Deno.test("walk mode survives a symlink loop and an unreadable directory (a warn
   await Deno.symlink(".", `${dir.path}/self`);
   await Deno.chmod(`${dir.path}/locked`, 0o000);
   await Deno.chmod(dir.path, 0o777);
-  // Root reads any directory: run the scan as `nobody` then, with a readable copy of the Deno cache.
-  const isRoot =
-    new TextDecoder().decode((await new Deno.Command("id", { args: ["-u"] }).output()).stdout)
-      .trim() === "0";
-  let result: { code: number; stdout: string; stderr: string };
-  if (isRoot) {
-    await using cache = await tempDir();
-    const denoDir = new TextDecoder().decode(
-      (await new Deno.Command(DENO, { args: ["info", "--json"] }).output()).stdout,
-    );
-    await new Deno.Command("cp", { args: ["-R", `${JSON.parse(denoDir).denoDir}/.`, cache.path] })
-      .output();
-    await new Deno.Command("chmod", { args: ["-R", "a+rwX", cache.path] }).output();
-    await Deno.chmod(cache.path, 0o777);
-    const out = await new Deno.Command("setpriv", {
-      args: [
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
-        DENO,
-        "run",
-        "--quiet",
-        `--config=${join(PACKAGE_DIR, "deno.json")}`,
-        ...PERMISSION_FLAGS.scan,
-        join(PACKAGE_DIR, "scan.ts"),
-        "--format",
-        "json",
-        "--no-write",
-      ],
-      cwd: dir.path,
-      env: { DENO_DIR: cache.path, HOME: cache.path, NO_COLOR: "1", DOCHYGIENE_NOW: NOW },
-    }).output();
-    const d = new TextDecoder();
-    result = { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
-  } else {
-    result = await scan(dir.path, ["--no-write"]);
-  }
+  // Root reads any directory: the scan runs as nobody then.
+  const result = await runSeam("scan", ["--format", "json", "--no-write"], {
+    cwd: dir.path,
+    env: { DOCHYGIENE_NOW: NOW },
+    unprivileged: true,
+  });
   await Deno.chmod(`${dir.path}/locked`, 0o755);
   assert.equal(result.code, 0, result.stderr);
   const artifact: ScanArtifact = JSON.parse(result.stdout);
