@@ -85,14 +85,19 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     progress.end();
   }
   const { artifact, warnings } = outcome;
+  // Serialised once, for scan.json and stdout alike (~0.1 s on 20,000 docs).
+  const jsonText = write || ctx.format === "json"
+    ? JSON.stringify(artifact, null, 2) + "\n"
+    : undefined;
   let written: string | undefined;
   if (write) {
     const dir = await ensureStateDir(ctx.root);
-    await atomicWrite(join(dir, SCAN_FILE_NAME), JSON.stringify(artifact, null, 2) + "\n");
+    await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
   }
   return {
     json: artifact,
+    jsonText,
     // The summary is only rendered when it is printed (it costs ~0.1 s on 20,000 docs).
     text: ctx.format === "text"
       ? renderScanText(artifact, { written, warnings, color: ctx.color })

@@ -35,6 +35,12 @@ export interface SeamContext {
 export interface SeamResult {
   /** Printed as one JSON document with `--format json`. */
   json: unknown;
+  /**
+   * `json` already serialised (`JSON.stringify(json, null, 2)`, a trailing
+   * newline allowed): printed as is, so a seam that also writes the document
+   * to a file serialises it only once.
+   */
+  jsonText?: string;
   /** Printed with `--format text`. */
   text: string;
   /** Exit code (default 0). */
@@ -136,7 +142,9 @@ export async function runSeam(
     io.write(
       "stdout",
       format === "json"
-        ? JSON.stringify(result.json, null, 2) + "\n"
+        ? result.jsonText !== undefined
+          ? (result.jsonText.endsWith("\n") ? result.jsonText : result.jsonText + "\n")
+          : JSON.stringify(result.json, null, 2) + "\n"
         : result.text.trimEnd() + "\n",
     );
     if (result.stderr) io.write("stderr", `dochygiene ${spec.name}: ${result.stderr}\n`);

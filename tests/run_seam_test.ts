@@ -30,6 +30,19 @@ Deno.test("success prints the JSON or the text form and exits 0", async () => {
   assert.deepEqual(await run(["--format=text"]), { code: 0, stdout: "fine\n", stderr: "" });
 });
 
+Deno.test("an already-serialised jsonText is printed as is, once, instead of json", async () => {
+  const main = () =>
+    Promise.resolve({ json: { never: "printed" }, jsonText: '{\n  "a": 1\n}\n', text: "t" });
+  assert.deepEqual(await run(["--format", "json"], main), {
+    code: 0,
+    stdout: '{\n  "a": 1\n}\n',
+    stderr: "",
+  });
+  const bare = () => Promise.resolve({ json: null, jsonText: "[]", text: "t" });
+  assert.equal((await run(["--format", "json"], bare)).stdout, "[]\n");
+  assert.equal((await run(["--format", "text"], main)).stdout, "t\n");
+});
+
 Deno.test("--help and --version print to stdout and exit 0 without running main", async () => {
   const never = () => Promise.reject(new Error("must not run"));
   assert.deepEqual(await run(["--help"], never), {
