@@ -145,7 +145,8 @@ export async function runCommand(
   if (options.unprivileged && IS_ROOT) {
     await using cache = await _denoDirCopy();
     const setpriv = [`--reuid=${_UNPRIVILEGED}`, `--regid=${_UNPRIVILEGED}`, "--clear-groups"];
-    return runCommand("setpriv", [...setpriv, command, ...args], {
+    // Awaited here: the cache copy is disposed of when this block exits.
+    return await runCommand("setpriv", [...setpriv, command, ...args], {
       ...options,
       env: { DENO_DIR: cache.path, HOME: cache.path, ...options.env },
       unprivileged: false,
@@ -200,14 +201,17 @@ export async function giveToUnprivileged(path: string): Promise<void> {
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
-/** A copy of the Deno cache that any user can read and write. */
+/**
+ * A Deno cache directory any user can read and write, holding a copy of the
+ * npm packages only: Deno's SQLite caches beside them are open in running
+ * processes (not safe to copy), and the child builds its own.
+ */
 async function _denoDirCopy(): Promise<TempDir> {
   const copy = await tempDir("dochygiene-deno-dir-");
   const info = await new Deno.Command(DENO, { args: ["info", "--json"] }).output();
-  const denoDir = JSON.parse(new TextDecoder().decode(info.stdout)).denoDir;
-  await new Deno.Command("cp", { args: ["-R", `${denoDir}/.`, copy.path] }).output();
+  const npmCache = JSON.parse(new TextDecoder().decode(info.stdout)).npmCache;
+  await new Deno.Command("cp", { args: ["-R", npmCache, join(copy.path, "npm")] }).output();
   await new Deno.Command("chmod", { args: ["-R", "a+rwX", copy.path] }).output();
-  await Deno.chmod(copy.path, 0o777);
   return copy;
 }
 
