@@ -11,6 +11,16 @@ import { join } from "node:path";
 import { hasUndecodableBytes } from "./decode_path.ts";
 import type { FileRead } from "./scan_docs.ts";
 
+/** Options of {@linkcode readDocSync}. */
+export interface ReadDocOptions {
+  /**
+   * The caller's directory listing says `path` is a regular file (not a
+   * symlink): it is read without an lstat, and the read's `mtimeMs` is `NaN`
+   * (the caller fetches it when it needs it).
+   */
+  regularFile?: boolean;
+}
+
 /** Bytes of a doc that are analysed; beyond this only size and line count are read. */
 export const MAX_PARSE_BYTES = 4 * 1024 * 1024;
 
@@ -58,11 +68,27 @@ export function readDoc(root: string, path: string): Promise<FileRead | string> 
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function readDocSync(root: string, path: string): FileRead | string {
+export function readDocSync(
+  root: string,
+  path: string,
+  options: ReadDocOptions = {},
+): FileRead | string {
   if (hasUndecodableBytes(path)) {
     return "the name is not valid UTF-8, which Deno cannot open; rename the file to scan it";
   }
   const full = join(root, path);
+  if (options.regularFile) {
+    // No lstat: under --allow-read each one costs as much as a small read.
+    try {
+      const bytes = Deno.readFileSync(full);
+      if (bytes.length <= MAX_PARSE_BYTES) {
+        return _toRead(bytes, bytes.length, _countLines(bytes), NaN);
+      }
+    } catch (err) {
+      return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
+    }
+    // Over the parse limit: checked and streamed below.
+  }
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(full);

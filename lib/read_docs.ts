@@ -15,6 +15,8 @@ export interface ReadDocsOptions {
   busy?: () => boolean;
   /** Called now and then with how many docs are done of how many. */
   onProgress?: (done: number, total: number) => void;
+  /** Whether a directory listing shows the path as a regular file (read without lstat). */
+  regularFile?: (path: string) => boolean;
 }
 
 /** What {@linkcode readDocs} gave. */
@@ -63,7 +65,7 @@ export async function readDocs(
   const warnings: string[] = [];
   let lastYield = performance.now();
   for (let i = 0; i < paths.length; i++) {
-    const result = readAnalysed(root, paths[i]);
+    const result = readAnalysed(root, paths[i], options.regularFile?.(paths[i]));
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
     const now = performance.now();
@@ -93,8 +95,12 @@ export async function readDocs(
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function readAnalysed(root: string, path: string): FileRead | string {
-  const read = readDocSync(root, path);
+export function readAnalysed(
+  root: string,
+  path: string,
+  regularFile = false,
+): FileRead | string {
+  const read = readDocSync(root, path, { regularFile });
   if (typeof read === "string" || read.kind !== "text") return read;
   try {
     read.analysis = analyzeDoc(read.text, path);

@@ -81,7 +81,7 @@ export type FileRead =
     truncated: boolean;
     /** Identity for duplicates when `text` does not carry the bytes exactly (invalid UTF-8, BOM). */
     contentKey?: string;
-    /** Modification time, epoch milliseconds. */
+    /** Modification time, epoch milliseconds (`NaN` if not read: the age comes from git). */
     mtimeMs: number;
     /** The analysis of `text`, when the reader already made it (else made here). */
     analysis?: DocAnalysis;

@@ -80,13 +80,26 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   let gitPending = inGit;
   const settled = () => gitPending = false;
   agesPromise.then(settled, settled);
+  const listDir = _dirLister(root);
   const { reads, warnings: unread } = await readDocs(root, paths, {
     busy: () => gitPending,
     onProgress: options.onProgress,
+    // In git mode most docs take their age from git, not mtime: their lstat is skipped.
+    regularFile: inGit ? (path) => _entry(listDir, path) === true : undefined,
   });
   warnings.push(...unread);
   const git = await agesPromise;
   if (git) warnings.push(...git.warnings);
+  const tracked = new Set<string>();
+  for (const file of listing.files) if (file.tracked) tracked.add(file.path);
+  for (const [path, read] of reads) {
+    if (!Number.isNaN(read.mtimeMs) || (tracked.has(path) && git?.ages.has(path))) continue;
+    try {
+      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
+    } catch {
+      read.mtimeMs = 0; // removed since it was read
+    }
+  }
   const artifact = scanDocs({
     root,
     config,
@@ -96,34 +109,31 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     opaque: listing.opaque,
     ignored,
     reads,
-    onDisk: _onDisk(root),
+    onDisk: (path) => _entry(listDir, path) !== undefined,
   });
   return { artifact, warnings };
 }
 
 /**
- * Whether a root-relative path exists on disk with exactly this name (letter
- * case included, also on case-insensitive filesystems): its parent directory
- * is listed once and remembered, so a thousand broken links cost one
- * `readDir` per directory rather than a thousand failed `lstat`s. A directory
- * missing from its own parent's listing is not listed at all (links into
- * made-up directories cost nothing).
+ * Lists directories of the working tree on demand, once each: name → whether
+ * it is a regular file. `undefined` when the directory could not be listed for
+ * another reason than not existing (it may still be traversable). Serves the
+ * lstat-free reads and the on-disk fallback for links to unlisted files
+ * (e.g. ignored ones).
  */
-function _onDisk(root: string): (path: string) => boolean {
-  // Directory → the names in it; `undefined` when it could not be listed for
-  // another reason than not existing (it may still be traversable).
-  const dirs = new Map<string, Set<string> | undefined>();
-  const none = new Set<string>();
-  const list = (dir: string): Set<string> | undefined => {
+function _dirLister(root: string): (dir: string) => Map<string, boolean> | undefined {
+  const dirs = new Map<string, Map<string, boolean> | undefined>();
+  const none = new Map<string, boolean>();
+  const list = (dir: string): Map<string, boolean> | undefined => {
     if (dirs.has(dir)) return dirs.get(dir);
-    let names: Set<string> | undefined = none;
+    let names: Map<string, boolean> | undefined = none;
     const slash = dir.lastIndexOf("/");
     const parent = dir === "" ? undefined : list(slash < 0 ? "" : dir.slice(0, slash));
     if (parent === undefined || parent.has(slash < 0 ? dir : dir.slice(slash + 1))) {
       try {
-        names = new Set();
+        names = new Map();
         for (const entry of Deno.readDirSync(dir === "" ? root : join(root, dir))) {
-          names.add(entry.name);
+          names.set(entry.name, entry.isFile);
         }
       } catch (err) {
         // Missing: nothing in it exists. Unreadable: nothing in it is known to exist.
@@ -133,11 +143,16 @@ function _onDisk(root: string): (path: string) => boolean {
     dirs.set(dir, names);
     return names;
   };
-  return (path) => {
-    const slash = path.lastIndexOf("/");
-    const names = list(slash < 0 ? "" : path.slice(0, slash));
-    return names !== undefined && names.has(slash < 0 ? path : path.slice(slash + 1));
-  };
+  return list;
+}
+
+/** Whether `path` is listed as a regular file (`true`), as something else (`false`), or not at all. */
+function _entry(
+  list: (dir: string) => Map<string, boolean> | undefined,
+  path: string,
+): boolean | undefined {
+  const slash = path.lastIndexOf("/");
+  return list(slash < 0 ? "" : path.slice(0, slash))?.get(slash < 0 ? path : path.slice(slash + 1));
 }
 
 async function _exists(path: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
 import { readDocs } from "../lib/read_docs.ts";
 import { tempDir } from "./_helpers.ts";
 
@@ -40,4 +41,28 @@ Deno.test("readDocs of no paths gives nothing", async () => {
   const { reads, warnings } = await readDocs(dir.path, []);
   assert.equal(reads.size, 0);
   assert.deepEqual(warnings, []);
+});
+
+Deno.test("readDocSync of a known regular file skips the lstat: same facts, mtime left to the caller", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\r\n\r\nx\n");
+  const checked = readDocSync(dir.path, "a.md");
+  const unchecked = readDocSync(dir.path, "a.md", { regularFile: true });
+  assert.ok(typeof checked !== "string" && typeof unchecked !== "string");
+  assert.ok(Number.isNaN(unchecked.mtimeMs));
+  assert.deepEqual({ ...unchecked, mtimeMs: checked.mtimeMs }, checked);
+  assert.equal(readDocSync(dir.path, "gone.md", { regularFile: true }), "");
+});
+
+Deno.test("readDocSync of a known regular file over the parse limit still streams only the prefix", async () => {
+  await using dir = await tempDir();
+  const line = "# x [a](b.md)\n";
+  const count = Math.ceil((MAX_PARSE_BYTES + 1000) / line.length);
+  await Deno.writeTextFile(join(dir.path, "big.md"), line.repeat(count));
+  const read = readDocSync(dir.path, "big.md", { regularFile: true });
+  assert.ok(typeof read !== "string" && read.kind === "text");
+  assert.ok(read.truncated);
+  assert.equal(read.lines, count);
+  assert.equal(read.bytes, line.length * count);
+  assert.ok(!Number.isNaN(read.mtimeMs), "the large path stats the file anyway");
 });

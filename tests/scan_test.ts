@@ -171,6 +171,33 @@ Deno.test("outside git: a filesystem walk, git null, ages from mtime", async () 
   }]);
 });
 
+Deno.test("in git: committed docs take git ages; untracked and staged-only docs their mtime", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "docs/old.md": "# Old\n" }, "2026-10-01T00:00:00Z");
+  await writeFiles(repo.path, { "docs/new.md": "# New\n", "docs/staged.md": "# Staged\n" });
+  await git(repo.path, ["add", "docs/staged.md"]);
+  const mtime = new Date("2026-11-20T00:00:00Z");
+  await Deno.utime(join(repo.path, "docs/new.md"), mtime, mtime);
+  await Deno.utime(join(repo.path, "docs/staged.md"), mtime, mtime);
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(of(artifact, "docs/old.md", "age"), [{
+    kind: "age",
+    days: 60,
+    last_commit: "2026-10-01T00:00:00.000Z",
+    source: "git",
+  }]);
+  for (const path of ["docs/new.md", "docs/staged.md"]) {
+    assert.deepEqual(of(artifact, path, "age"), [{
+      kind: "age",
+      days: 10,
+      last_commit: null,
+      source: "mtime",
+    }], path);
+  }
+});
+
 Deno.test("a shallow clone is reported (git.shallow: true) and still has git ages", async () => {
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "# A\n", "b.md": "# B\n" }, "2026-01-01T00:00:00Z");
