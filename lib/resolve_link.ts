@@ -56,7 +56,28 @@ export function resolveLink(fromPath: string, target: string): ResolvedLink | un
   const fragment = hash < 0 ? undefined : _decode(t.slice(hash + 1)) || undefined;
   path = _decode(path);
   if (path === "") return fragment === undefined ? undefined : { path: undefined, fragment };
-  const slash = fromPath.lastIndexOf("/");
+  let slash = fromPath.lastIndexOf("/");
+  // Leading `../` and `./` step up from the doc's own directory without
+  // splitting (the common relative link), when the rest needs no normalising.
+  let rest = 0;
+  while (true) {
+    if (path.startsWith("../", rest)) {
+      if (slash < 0) return undefined;
+      slash = fromPath.lastIndexOf("/", slash - 1);
+      rest += 3;
+    } else if (path.startsWith("./", rest)) rest += 2;
+    else break;
+  }
+  if (rest > 0) {
+    const tail = path.slice(rest);
+    if (
+      tail !== "" && !tail.startsWith("/") && !tail.startsWith(".") && !tail.endsWith("/") &&
+      !tail.includes("//") && !tail.includes("/.")
+    ) {
+      return { path: slash < 0 ? tail : fromPath.slice(0, slash + 1) + tail, fragment };
+    }
+    slash = fromPath.lastIndexOf("/");
+  }
   const joined = slash < 0 ? path : fromPath.slice(0, slash + 1) + path;
   // Most targets need no normalising: no empty, `.` or `..` segment (checked conservatively).
   if (

@@ -224,7 +224,9 @@ export function scanDocs(input: ScanInput): ScanArtifact {
 
   const index = _pathIndex(input.files, input.opaque, input.onDisk);
   const shortlisted = new Set(shortlist);
-  const inbound = new Map<string, Set<string>>();
+  // Target → how many distinct docs link to it (`last`: the latest one counted;
+  // each doc's links are checked together, so one compare replaces a Set per target).
+  const inbound = new Map<string, { count: number; last: string }>();
   const findings = new Map<string, Signal[]>();
   for (const path of shortlist) {
     const entry = analysed.get(path);
@@ -258,7 +260,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     if (doc?.status !== undefined) list.push({ kind: "status", value: doc.status });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
-    list.push({ kind: "inbound_links", count: inbound.get(path)?.size ?? 0 });
+    list.push({ kind: "inbound_links", count: inbound.get(path)?.count ?? 0 });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
     list.push(...(findings.get(path) ?? []));
@@ -377,7 +379,7 @@ function _linkFindings(
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>,
   index: _PathIndex,
   shortlisted: ReadonlySet<string>,
-  inbound: Map<string, Set<string>>,
+  inbound: Map<string, { count: number; last: string }>,
 ): Signal[] {
   const links: Signal[] = [];
   const anchors: Signal[] = [];
@@ -396,9 +398,12 @@ function _linkFindings(
     const target = resolved.path === "." ? "" : resolved.path;
     if (_exists(target, index)) {
       if (target !== path && shortlisted.has(target)) {
-        let from = inbound.get(target);
-        if (from === undefined) inbound.set(target, from = new Set());
-        from.add(path);
+        const from = inbound.get(target);
+        if (from === undefined) inbound.set(target, { count: 1, last: path });
+        else if (from.last !== path) {
+          from.count++;
+          from.last = path;
+        }
       }
       const other = fragment ? analysed.get(target) : undefined;
       if (

@@ -69,3 +69,22 @@ Deno.test("resolveLink: ?query is dropped, before or without a fragment", () => 
   assert.deepEqual(resolveLink("a.md", "b.md?x=1#sec"), { path: "b.md", fragment: "sec" });
   assert.deepEqual(resolveLink("a.md", "b.md#sec?x"), { path: "b.md", fragment: "sec?x" });
 });
+
+Deno.test("leading ../ and ./ resolve like full normalising, up to the root and no further", () => {
+  const cases: [string, string, string | undefined][] = [
+    ["a/b/c.md", "../../x/y.md", "x/y.md"],
+    ["a/b/c.md", "../x.md#s", "a/x.md"],
+    ["a/b/c.md", "./.././x.md", "a/x.md"],
+    ["a/b/c.md", "../../../x.md", undefined],
+    ["c.md", "../x.md", undefined],
+    ["c.md", "./x.md", "x.md"],
+    ["a/c.md", "../x/../y.md", "y.md"],
+    ["a/c.md", "../.hidden/y.md", ".hidden/y.md"],
+    ["a/b/c.md", "../..", "."],
+    ["a/b/c.md", "../d/", "a/d"],
+    ["a/b/c.md", "..//d.md", "a/d.md"],
+  ];
+  for (const [from, target, want] of cases) {
+    assert.equal(resolveLink(from, target)?.path, want, `${from} → ${target}`);
+  }
+});
