@@ -224,14 +224,13 @@ export function scanDocs(input: ScanInput): ScanArtifact {
 
   const index = _pathIndex(input.files, input.opaque, input.onDisk);
   const shortlisted = new Set(shortlist);
-  // Target → how many distinct docs link to it (`last`: the latest one counted;
-  // each doc's links are checked together, so one compare replaces a Set per target).
-  const inbound = new Map<string, { count: number; last: string }>();
+  // Link target → what is known about it, looked up once per link.
+  const targets = new Map<string, _Target>();
   const findings = new Map<string, Signal[]>();
   for (const path of shortlist) {
     const entry = analysed.get(path);
     if (entry === undefined) continue;
-    findings.set(path, _linkFindings(path, entry.doc, analysed, index, shortlisted, inbound));
+    findings.set(path, _linkFindings(path, entry.doc, analysed, index, shortlisted, targets));
   }
   const duplicates = _duplicates(analysed);
   const rules = config.rules;
@@ -260,7 +259,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     if (doc?.status !== undefined) list.push({ kind: "status", value: doc.status });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
-    list.push({ kind: "inbound_links", count: inbound.get(path)?.count ?? 0 });
+    list.push({ kind: "inbound_links", count: targets.get(path)?.count ?? 0 });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
     list.push(...(findings.get(path) ?? []));
@@ -379,7 +378,7 @@ function _linkFindings(
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>,
   index: _PathIndex,
   shortlisted: ReadonlySet<string>,
-  inbound: Map<string, { count: number; last: string }>,
+  targets: Map<string, _Target>,
 ): Signal[] {
   const links: Signal[] = [];
   const anchors: Signal[] = [];
@@ -396,31 +395,22 @@ function _linkFindings(
     }
     // Resolved paths never end in `/`.
     const target = resolved.path === "." ? "" : resolved.path;
-    if (_exists(target, index)) {
-      if (target !== path && shortlisted.has(target)) {
-        const from = inbound.get(target);
-        if (from === undefined) inbound.set(target, { count: 1, last: path });
-        else if (from.last !== path) {
-          from.count++;
-          from.last = path;
-        }
+    let known = targets.get(target);
+    if (known === undefined) {
+      targets.set(target, known = _target(target, analysed, index, shortlisted));
+    }
+    if (known.state === "exists") {
+      // Each doc's links are checked together: one compare counts distinct linking docs.
+      if (known.shortlisted && target !== path && known.last !== path) {
+        known.count++;
+        known.last = path;
       }
-      const other = fragment ? analysed.get(target) : undefined;
-      if (
-        other !== undefined && !other.read.truncated && _RENDERED.test(target) &&
-        !_hasAnchor(other.doc.anchors, fragment as string)
-      ) {
+      if (fragment && known.anchors !== undefined && !_hasAnchor(known.anchors, fragment)) {
         anchors.push({ kind: "broken_anchor", line: link.line, target: link.target });
       }
-      continue;
+    } else if (known.state === "missing") {
+      links.push({ kind: "broken_link", line: link.line, target: link.target, hint: known.hint });
     }
-    if (index.opaque.has(target) || _underOpaque(target, index)) continue;
-    const hint = index.folded.has(target.toLowerCase())
-      ? "case"
-      : index.exists.has(`${target}.md`)
-      ? "extension"
-      : null;
-    links.push({ kind: "broken_link", line: link.line, target: link.target, hint });
   }
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   for (const inline of doc.inlinePaths) {
@@ -435,6 +425,53 @@ function _linkFindings(
   const byLine = (a: Signal, b: Signal) =>
     (a as { line: number }).line - (b as { line: number }).line;
   return [...links.sort(byLine), ...anchors.sort(byLine), ...paths.sort(byLine)];
+}
+
+/** What the link checker knows about one resolved link target. */
+interface _Target {
+  /** `opaque`: under a directory whose contents are unknown (not checked). */
+  state: "exists" | "opaque" | "missing";
+  /** For a missing target: the near miss. */
+  hint: "case" | "extension" | null;
+  /** An existing, shortlisted doc (its inbound links are counted). */
+  shortlisted: boolean;
+  /** Headings of an existing, rendered, fully analysed doc (fragments are checked against them). */
+  anchors: ReadonlySet<string> | undefined;
+  /** Distinct docs linking here, and the last one counted. */
+  count: number;
+  last: string;
+}
+
+function _target(
+  target: string,
+  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>,
+  index: _PathIndex,
+  shortlisted: ReadonlySet<string>,
+): _Target {
+  const known: _Target = {
+    state: "exists",
+    hint: null,
+    shortlisted: false,
+    anchors: undefined,
+    count: 0,
+    last: "",
+  };
+  if (_exists(target, index)) {
+    known.shortlisted = shortlisted.has(target);
+    const other = analysed.get(target);
+    if (other !== undefined && !other.read.truncated && _RENDERED.test(target)) {
+      known.anchors = other.doc.anchors;
+    }
+  } else if (index.opaque.has(target) || _underOpaque(target, index)) known.state = "opaque";
+  else {
+    known.state = "missing";
+    known.hint = index.folded.has(target.toLowerCase())
+      ? "case"
+      : index.exists.has(`${target}.md`)
+      ? "extension"
+      : null;
+  }
+  return known;
 }
 
 function _hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
