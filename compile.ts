@@ -93,6 +93,8 @@ export async function main(args: string[]): Promise<number> {
       // remind.ts reaches load_config.ts through a non-literal import (kept off the
       // hook's start-up graph), which deno compile cannot see on its own.
       ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib", "load_config.ts")}`] : []),
+      // scan.ts starts its reading helper thread from a module deno compile does not follow.
+      ...(seam === "scan" ? [`--include=${join(_PACKAGE_DIR, "lib", "read_docs_worker.ts")}`] : []),
       join(_PACKAGE_DIR, `${seam}.ts`),
     ]);
     if (built.code !== 0) {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
 import { readDocs } from "../lib/read_docs.ts";
-import { tempDir } from "./_helpers.ts";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PACKAGE_DIR, tempDir } from "./_helpers.ts";
 
 async function corpus(root: string): Promise<string[]> {
   const paths: string[] = [];
@@ -36,9 +37,59 @@ Deno.test("readDocs reads and analyses every doc in path order and says why one 
   assert.deepEqual(first.analysis?.checkboxes, { done: 1, open: 0 });
 });
 
+Deno.test("readDocs gives the same reads, in path order, with a helper thread as without", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path);
+  const regularFile = (p: string) => p.startsWith("d");
+  for (const options of [{}, { regularFile }]) {
+    const alone = await readDocs(dir.path, paths, { ...options, parallelFrom: Infinity });
+    const helped = await readDocs(dir.path, paths, { ...options, parallelFrom: 0 });
+    assert.deepEqual([...helped.reads.keys()], [...alone.reads.keys()]);
+    assert.deepEqual(helped.reads, alone.reads);
+    assert.deepEqual(helped.warnings, alone.warnings);
+  }
+});
+
+Deno.test("the helper thread loads and reads under scan.ts's exact permission flags", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n- [x] [b](b.md)\n");
+  const worker = new URL("../lib/read_docs_worker.ts", import.meta.url).href;
+  const script = `
+    const worker = new Worker(${JSON.stringify(worker)}, { type: "module" });
+    worker.onerror = (e) => { e.preventDefault(); console.log("failed: " + e.message); worker.terminate(); };
+    const results = [];
+    worker.onmessage = (e) => {
+      if (e.data.done) { console.log(JSON.stringify(results)); worker.terminate(); }
+      else results.push(...e.data.results);
+    };
+    worker.postMessage({ root: Deno.cwd(), paths: ["a.md", "gone.md"], regular: undefined,
+      counter: new Int32Array(new SharedArrayBuffer(4)), batch: 64 });
+  `;
+  await Deno.writeTextFile(join(dir.path, "start.ts"), script);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      `--config=${join(PACKAGE_DIR, "deno.json")}`,
+      ...PERMISSION_FLAGS.scan,
+      join(dir.path, "start.ts"),
+    ],
+    cwd: dir.path,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const results = JSON.parse(stdout);
+  assert.equal(results.length, 2, stdout);
+  assert.equal(results[0].kind, "text");
+  assert.deepEqual(results[0].analysis.checkboxes, { done: 1, open: 0 });
+  assert.equal(results[1], "");
+});
+
 Deno.test("readDocs of no paths gives nothing", async () => {
   await using dir = await tempDir();
-  const { reads, warnings } = await readDocs(dir.path, []);
+  const { reads, warnings } = await readDocs(dir.path, [], { parallelFrom: 0 });
   assert.equal(reads.size, 0);
   assert.deepEqual(warnings, []);
 });

@@ -1,0 +1,26 @@
+/**
+ * The helper thread of `readDocs` (`read_docs.ts`): takes batches of paths from the
+ * shared counter, reads and analyses them, and posts each batch's results
+ * back. Started by `read_docs.ts`; not a module to import.
+ *
+ * @module
+ */
+
+import { type HelperJob, type HelperMessage, readAnalysed } from "./read_docs.ts";
+
+const scope = self as unknown as {
+  onmessage: (event: MessageEvent<HelperJob>) => void;
+  postMessage: (message: HelperMessage) => void;
+};
+
+scope.onmessage = (event) => {
+  const { root, paths, regular, counter, batch } = event.data;
+  for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
+    const end = Math.min(start + batch, paths.length);
+    const results = [];
+    for (let i = start; i < end; i++) results.push(readAnalysed(root, paths[i], regular?.[i]));
+    scope.postMessage({ start, results });
+    start = Atomics.add(counter, 0, batch);
+  }
+  scope.postMessage({ done: true });
+};
