@@ -83,7 +83,7 @@ export async function readDocs(
   const results: (FileRead | string | undefined)[] = new Array(paths.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
-    ? _startHelper({ root, paths, regular, counter, batch: _BATCH }, results)
+    ? _startHelper({ root, paths, regular, counter, batch: _BATCH }, results, (n) => done += n)
     : undefined;
   let done = 0;
   let lastYield = performance.now();
@@ -91,7 +91,7 @@ export async function readDocs(
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + _BATCH, paths.length);
     for (let i = start; i < end; i++) results[i] = readAnalysed(root, paths[i], regular?.[i]);
-    done += end - start;
+    done += end - start; // the helper's batches are added as they arrive
     // Let the event loop drain git's output (git blocks on a full pipe), take the helper's
     // results, and show progress.
     const now = performance.now();
@@ -172,6 +172,7 @@ export interface HelperJob {
 function _startHelper(
   job: HelperJob,
   results: (FileRead | string | undefined)[],
+  onBatch: (count: number) => void,
 ): Promise<void> | undefined {
   let worker: Worker;
   try {
@@ -188,6 +189,7 @@ function _startHelper(
       const message = event.data;
       if ("done" in message) return finish();
       message.results.forEach((result, k) => results[message.start + k] = result);
+      onBatch(message.results.length);
     };
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {

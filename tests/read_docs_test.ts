@@ -50,6 +50,23 @@ Deno.test("readDocs gives the same reads, in path order, with a helper thread as
   }
 });
 
+Deno.test("readDocs progress with a helper thread never goes backwards or past the total", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path);
+  const seen: number[] = [];
+  // A busy event loop makes readDocs yield (and report) every few milliseconds.
+  await readDocs(dir.path, [...paths, ...paths, ...paths], {
+    parallelFrom: 0,
+    busy: () => true,
+    onProgress: (done, total) => {
+      assert.equal(total, paths.length * 3);
+      assert.ok(done <= total);
+      seen.push(done);
+    },
+  });
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1]);
+});
+
 Deno.test("the helper thread loads and reads under scan.ts's exact permission flags", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n- [x] [b](b.md)\n");
