@@ -134,3 +134,26 @@ Deno.test("readDocSync of a known regular file over the parse limit still stream
   assert.equal(read.bytes, line.length * count);
   assert.ok(!Number.isNaN(read.mtimeMs), "the large path stats the file anyway");
 });
+
+Deno.test("readDocSync counts lines like the bytes say: LF, CRLF, lone and trailing CR, invalid UTF-8, BOM", async () => {
+  await using dir = await tempDir();
+  const cases: [number[], number][] = [
+    [[], 0],
+    [[0x61], 1],
+    [[0x61, 0x0a], 1],
+    [[0x61, 0x0d, 0x0a, 0x62], 2],
+    [[0x61, 0x0d, 0x62, 0x0d], 2],
+    [[0x0d, 0x0d, 0x0a, 0x0a], 3],
+    [[0xe2, 0x0a, 0xff, 0x0d, 0x0a, 0xc3], 3],
+    [[0xef, 0xbb, 0xbf], 1],
+    [[0xef, 0xbb, 0xbf, 0x61, 0x0a, 0x0a], 2],
+  ];
+  for (const [i, [bytes, lines]] of cases.entries()) {
+    await Deno.writeFile(join(dir.path, `${i}.md`), new Uint8Array(bytes));
+    for (const regularFile of [false, true]) {
+      const read = readDocSync(dir.path, `${i}.md`, { regularFile });
+      assert.ok(typeof read !== "string");
+      assert.equal(read.lines, lines, `case ${i}: ${bytes}`);
+    }
+  }
+});
