@@ -18,6 +18,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { pathExists } from "../lib/path_exists.ts";
 
 const PACKAGE_DIR = join(import.meta.dirname ?? ".", "..");
 const RATIO_TARGET = 1.5;
@@ -101,7 +102,7 @@ async function scanOnce(): Promise<{ ms: number; peakMb: number | undefined }> {
     "--format",
     "json",
   ];
-  const timeBin = await _exists("/usr/bin/time");
+  const timeBin = await pathExists("/usr/bin/time");
   const started = performance.now();
   const child = new Deno.Command(timeBin ? "/usr/bin/time" : Deno.execPath(), {
     args: timeBin ? ["-v", Deno.execPath(), ...denoArgs] : denoArgs,
@@ -136,15 +137,6 @@ async function _run(cmd: string, args: string[]): Promise<Uint8Array> {
     .output();
   if (out.code !== 0) throw new Error(`${cmd} ${args[0]} failed`);
   return out.stdout;
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -13,6 +13,7 @@ import { loadIgnore } from "./load_ignore.ts";
 import { type GitAges, readGitAges } from "./read_git_ages.ts";
 import { readDocs } from "./read_docs.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { pathExists } from "./path_exists.ts";
 
 export { BINARY_SNIFF_BYTES, MAX_PARSE_BYTES, readDoc } from "./read_doc.ts";
 
@@ -65,7 +66,7 @@ export interface ScanOutcome {
  */
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
   const { root, config } = options;
-  const inGit = await _exists(join(root, ".git"));
+  const inGit = await pathExists(join(root, ".git"));
   // git log runs in its own process while this one lists and reads.
   const agesPromise: Promise<GitAges | undefined> = inGit
     ? readGitAges(root)
@@ -153,13 +154,4 @@ function _entry(
 ): boolean | undefined {
   const slash = path.lastIndexOf("/");
   return list(slash < 0 ? "" : path.slice(0, slash))?.get(slash < 0 ? path : path.slice(slash + 1));
-}
-
-async function _exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
