@@ -230,8 +230,13 @@ async function _readReportText(file: string | undefined): Promise<string> {
     source = resolve(file);
     let handle: Deno.FsFile;
     try {
+      // Checked before opening: opening a FIFO without a writer blocks forever.
+      if (!(await Deno.stat(source)).isFile) {
+        throw new DochygieneError("INVALID_REPORT", `--file ${file} is not a regular file`, 2);
+      }
       handle = await Deno.open(source, { read: true });
     } catch (err) {
+      if (err instanceof DochygieneError) throw err;
       throw new DochygieneError(
         "INVALID_REPORT",
         `cannot read --file ${file} (${_reason(err)}); name an existing report file`,

@@ -179,6 +179,28 @@ Deno.test("a --file over the cap is refused without reading it all", async () =>
   );
 });
 
+Deno.test("a --file naming a FIFO with no writer is refused without opening it (no hang)", async () => {
+  await using repo = await tempRepo();
+  const fifo = `${repo.path}/report.fifo`;
+  const mk = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+  assert.equal(mk.code, 0);
+  // Opening a FIFO for writing completes only once a reader opens it: if the seam
+  // opens the FIFO, this resolves (and the seam no longer hangs, so the test ends).
+  let openedBySeam = false;
+  const writer = Deno.open(fifo, { write: true }).then((f) => {
+    openedBySeam = true;
+    return f;
+  });
+  const run = await state(["report", "--file", "report.fifo"], repo.path);
+  const seamOpenedIt = openedBySeam;
+  // Pair the pending writer with a reader of our own so nothing is left blocked.
+  const reader = await Deno.open(fifo, { read: true });
+  (await writer).close();
+  reader.close();
+  assert.equal(seamOpenedIt, false, "the seam opened the FIFO (it blocks without a writer)");
+  oneLine(run, 2, "INVALID_REPORT", /--file report\.fifo is not a regular file/);
+});
+
 Deno.test("a malformed .dochygiene.yml is exit 2 naming the key", async () => {
   await using repo = await tempRepo();
   await writeFiles(repo.path, {
