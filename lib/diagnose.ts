@@ -155,20 +155,23 @@ export async function diagnose(root: string): Promise<Diagnosis> {
   };
 }
 
-/** The directory counts as ignored when git ignores it, or every file dochygiene writes in it. */
+/**
+ * Ignored when git ignores every kind of file dochygiene writes there. Asked per
+ * file, never for the directory: `.dochygiene/*` matches the path `.dochygiene/`
+ * while a later `!.dochygiene/state.json` still re-includes that file.
+ */
 async function _isIgnored(root: string): Promise<boolean> {
   const files = ["state.json", "scan.json", "report-20000101T000000Z.json"]
-    .concat(["report-20000101T000000Z.md", "state.lock"])
+    .concat(["report-20000101T000000Z.md", "state.lock", "state.json.corrupt-20000101T000000Z"])
     .map((f) => `${STATE_DIR_NAME}/${f}`);
-  const paths = [`${STATE_DIR_NAME}/`, ...files];
   // check-ignore rejects --literal-pathspecs; these paths are constants.
   const { stdout } = await runGit(root, ["check-ignore", "--no-index", "--stdin", "-z"], {
-    stdin: paths.join("\0") + "\0",
+    stdin: files.join("\0") + "\0",
     okCodes: [0, 1],
     literalPathspecs: false,
   });
   const hits = new Set(new TextDecoder().decode(stdout).split("\0"));
-  return hits.has(`${STATE_DIR_NAME}/`) || files.every((f) => hits.has(f));
+  return files.every((f) => hits.has(f));
 }
 
 async function _isTracked(root: string): Promise<boolean> {

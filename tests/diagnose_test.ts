@@ -53,6 +53,23 @@ Deno.test("ignoring only some of its files (*.json) does not count", async () =>
   assert.equal((await diagnose(repo.path)).gitignore.ignored, false);
 });
 
+Deno.test("a negation that re-includes a file under .dochygiene/* is not ignored, as git status shows", async () => {
+  for (const exists of [false, true]) {
+    await using repo = await tempRepo();
+    await writeFiles(repo.path, { ".gitignore": ".dochygiene/*\n!.dochygiene/state.json\n" });
+    if (exists) await writeFiles(repo.path, { ".dochygiene/state.json": "{}" });
+    const d = await diagnose(repo.path);
+    assert.equal(d.gitignore.ignored, false, `state dir exists: ${exists}`);
+    assert.equal(d.healthy, false);
+  }
+});
+
+Deno.test("a negation under an ignored .dochygiene/ cannot re-include: still ignored", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".gitignore": ".dochygiene/\n!.dochygiene/state.json\n" });
+  assert.equal((await diagnose(repo.path)).gitignore.ignored, true);
+});
+
 Deno.test("tracked files under .dochygiene/ are reported with the fix", async () => {
   await using repo = await tempRepo();
   await writeFiles(repo.path, { ".dochygiene/state.json": "{}" });
