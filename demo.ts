@@ -279,11 +279,19 @@ async function _tour(dirArg: string | undefined): Promise<void> {
   _say("Look around:               git log --stat; cat .dochygiene/report-*.md");
   _say("Scan it again (from its root):");
   _say(
-    `  deno run --config ${join(_PACKAGE_DIR, "deno.json")} ${PERMISSION_FLAGS.scan.join(" ")} ${
-      join(_PACKAGE_DIR, "scan.ts")
-    } --format text`,
+    `  ${_denoCommand()} run --config ${join(_PACKAGE_DIR, "deno.json")} ${
+      PERMISSION_FLAGS.scan.join(" ")
+    } ${join(_PACKAGE_DIR, "scan.ts")} --format text`,
   );
   _say(`Remove it when done:       rm -rf ${root}`);
+}
+
+/**
+ * How the reader starts Deno: started through `npx` (npm sets `npm_command`),
+ * the demo's Deno is in npm's cache, not on the reader's PATH.
+ */
+function _denoCommand(): string {
+  return Deno.env.get("npm_command") === "exec" ? `npx -y deno@${Deno.version.deno}` : "deno";
 }
 
 async function _seam(seam: SeamName, args: string[], cwd: string, stdin?: string): Promise<_Run> {

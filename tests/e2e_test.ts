@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildSampleRepo, sampleReport } from "../demo.ts";
-import { DENO, git, PACKAGE_DIR, runSeam, tempDir } from "./_helpers.ts";
+import { DENO, git, PACKAGE_DIR, runCommand, runSeam, tempDir } from "./_helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 const env = { DOCHYGIENE_NOW: NOW };
@@ -148,4 +148,36 @@ Deno.test("deno task demo narrates every step and leaves the sample repository",
   assert.match(stdout, /\/dochygiene:check/);
   const log = await git(dir, ["log", "--format=%s"]);
   assert.equal(log.trim().split("\n").length, 11, "ten sample commits and the hygiene commit");
+});
+
+/** Runs `deno task demo --dir <dir>/sample` with `npm_command` as npx sets it (or unset). */
+async function _demo(dir: string, npmCommand: string): Promise<string> {
+  const run = await runCommand(DENO, ["task", "--quiet", "demo", "--dir", join(dir, "sample")], {
+    cwd: PACKAGE_DIR,
+    env: { DOCHYGIENE_NOW: NOW, NO_COLOR: "1", CI: "true", npm_command: npmCommand },
+  });
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const lines = run.stdout.split("\n");
+  return lines[lines.findIndex((l) => l.trim().startsWith("Scan it again")) + 1].trim();
+}
+
+Deno.test("the demo's closing scan command runs as printed; started through npx, it says npx", async () => {
+  await using tmp = await tempDir("dochygiene-demo-");
+  // Deno on PATH (a reader with Deno installed): the printed line runs as is.
+  const line = await _demo(tmp.path, "");
+  assert.match(line, /^deno run --config /);
+  const bin = join(tmp.path, "bin");
+  await Deno.mkdir(bin);
+  await Deno.symlink(DENO, join(bin, "deno"));
+  const scan = await runCommand("sh", ["-c", line], {
+    cwd: join(tmp.path, "sample"),
+    env: { PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`, NO_COLOR: "1" },
+  });
+  assert.equal(scan.code, 0, scan.stderr);
+  assert.match(scan.stdout, /dochygiene scan — /);
+  // `npx -y deno@… task demo` (the Quick start): no deno on the reader's PATH.
+  await using tmp2 = await tempDir("dochygiene-demo-");
+  const npx = await _demo(tmp2.path, "exec");
+  assert.ok(npx.startsWith(`npx -y deno@${Deno.version.deno} run --config `), npx);
+  assert.equal(npx.slice(npx.indexOf(" run ")), line.slice(line.indexOf(" run ")));
 });
