@@ -47,6 +47,7 @@ Deno.test("the walkthrough: banner, scan, report, silence, dry run, one hygiene 
   for (
     const doc of ["README.md", "docs/architecture.md", "docs/guide.md", ...CONFIRM]
   ) assert.ok(scan.shortlist.includes(doc), `${doc} shortlisted`);
+  assert.equal(scan.shortlist.length, 14);
   for (const doc of ["CHANGELOG.md", "docs/release-process.md"]) {
     assert.ok(!scan.shortlist.includes(doc), `${doc} not shortlisted`);
   }
@@ -103,6 +104,12 @@ Deno.test("the walkthrough: banner, scan, report, silence, dry run, one hygiene 
       d.from === "README.md" && d.to.startsWith("autoresearch/run-01/")
     ),
     "README's link into run-01 is dangling",
+  );
+  assert.ok(
+    plan.dangling.some((d: { from: string; to: string }) =>
+      d.from === "docs/architecture.md" && d.to === CONFIRM[0]
+    ),
+    "the architecture page's link to the plan is dangling",
   );
   assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
   assert.equal(await git(root, ["status", "--porcelain"]), "");
