@@ -38,7 +38,8 @@ export const MAX_IGNORE_BYTES = 1024 * 1024;
 export function ignoreMatcher(text: string): (path: string) => boolean {
   const lines = text.split(/\r?\n/);
   if (lines.every((l) => l.trim() === "" || l.startsWith("#"))) return () => false;
-  const ig = ignore({ allowRelativePaths: true }).add(lines);
+  // Case-sensitive like git's default (core.ignorecase false); the package folds case by default.
+  const ig = ignore({ allowRelativePaths: true, ignorecase: false }).add(lines);
   return (path: string) => {
     if (path === "" || path.startsWith("/")) return false;
     return ig.ignores(path);

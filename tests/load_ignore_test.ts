@@ -49,6 +49,15 @@ Deno.test("CRLF ignore files behave like LF ones; hostile names are only themsel
   assert.ok(!ignoreMatcher("")("a.md"));
 });
 
+Deno.test("patterns match case-sensitively, as git does (core.ignorecase false): docs/ leaves Docs/A.md", () => {
+  const dir = ignoreMatcher("docs/\n");
+  assert.equal(dir("docs/a.md"), true);
+  assert.equal(dir("Docs/A.md"), false);
+  const ext = ignoreMatcher("*.MD\n");
+  assert.equal(ext("a.md"), false);
+  assert.equal(ext("a.MD"), true);
+});
+
 Deno.test("loadIgnore: a missing file ignores nothing; a directory in its place is a clear exit-2 error", async () => {
   await using dir = await tempDir();
   assert.ok(!(await loadIgnore(dir.path))("a.md"));
