@@ -147,11 +147,11 @@ export async function runSeam(
           : JSON.stringify(result.json, null, 2) + "\n"
         : result.text.trimEnd() + "\n",
     );
-    if (result.stderr) io.write("stderr", `dochygiene ${spec.name}: ${result.stderr}\n`);
+    if (result.stderr) io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(result.stderr)}\n`);
     return result.exitCode ?? 0;
   } catch (err) {
     const failure = toFailure(err);
-    io.write("stderr", `dochygiene ${spec.name}: ${failure.message}\n`);
+    io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(failure.message)}\n`);
     if (format === "json") {
       io.write(
         "stdout",
@@ -206,6 +206,16 @@ async function _assertDirectory(path: string): Promise<void> {
     `--root ${path} is not a directory; name an existing one`,
     2,
   );
+}
+
+/**
+ * The stderr contract is one line: names and keys from the repository can hold
+ * newlines or terminal escape sequences, so C0/C1 controls and DEL are escaped.
+ */
+function _oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  const controls = /[\x00-\x1f\x7f-\x9f]/g;
+  return text.replace(controls, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 function _write(stream: "stdout" | "stderr", text: string): void {

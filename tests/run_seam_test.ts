@@ -121,6 +121,23 @@ Deno.test("unexpected errors become one INTERNAL line, never a stack trace", asy
   assert.equal(r.stderr, "dochygiene demo: unexpected error: x is undefined; please report it\n");
 });
 
+Deno.test("newlines and escape sequences from hostile names stay one terminal-safe stderr line", async () => {
+  const message = ".dochygiene.yml: a\nb\x1b[31m: unknown key";
+  const r = await run(
+    ["--format", "json"],
+    () => Promise.reject(new DochygieneError("INVALID_CONFIG", message, 2)),
+  );
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, "dochygiene demo: .dochygiene.yml: a\\x0ab\\x1b[31m: unknown key\n");
+  // The JSON message keeps the text as it was (JSON escapes it).
+  assert.equal(JSON.parse(r.stdout).error.message, message);
+  const verdict = await run(
+    ["--format", "json"],
+    () => Promise.resolve({ json: {}, text: "", stderr: "bad\rname\u009b2J", exitCode: 1 }),
+  );
+  assert.equal(verdict.stderr, "dochygiene demo: bad\\x0dname\\x9b2J\n");
+});
+
 Deno.test("a result's stderr verdict and exit code are honoured", async () => {
   const r = await run(
     ["--format", "text"],

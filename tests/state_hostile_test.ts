@@ -222,6 +222,17 @@ Deno.test("a malformed .dochygiene.yml is exit 2 naming the key", async () => {
   );
 });
 
+Deno.test("a config key with a newline and an escape sequence is still one terminal-safe stderr line", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".dochygiene.yml": '"a\\nb\\u001b[31m": 1\n' });
+  const r = await state(["show"], repo.path);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    "dochygiene state: .dochygiene.yml: a\\x0ab\\x1b[31m: unknown key; allowed keys are threshold_days, scope_globs, excluded_dirs, rules\n",
+  );
+});
+
 Deno.test("a bad DOCHYGIENE_NOW is exit 2", async () => {
   await using repo = await tempRepo();
   const r = await runSeam("state", ["show"], {
