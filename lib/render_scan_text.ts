@@ -147,10 +147,10 @@ function _line(path: string, s: Signal): string {
   }
 }
 
-/** One-line, terminal-safe: control characters and undecodable bytes escaped. */
+/** One-line, terminal-safe: C0/C1 controls, DEL and undecodable bytes escaped. */
 function _display(text: string): string {
   // deno-lint-ignore no-control-regex
-  return text.replace(/[\x00-\x1f\x7f\uDC80-\uDCFF]/g, (c) => {
+  return text.replace(/[\x00-\x1f\x7f-\x9f\uDC80-\uDCFF]/g, (c) => {
     const code = c.charCodeAt(0);
     return `\\x${(code >= 0xdc00 ? code - 0xdc00 : code).toString(16).padStart(2, "0")}`;
   });

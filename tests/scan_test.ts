@@ -151,6 +151,18 @@ Deno.test("--format text prints counts, top findings and where the artifact is",
   assert.ok(!run.stdout.includes("\x1b"), "no colour without a terminal");
 });
 
+Deno.test("--format text escapes control characters in names (ESC, C1 CSI, newline): nothing raw reaches the terminal", async () => {
+  await using dir = await tempDir();
+  const names = ["e\x1b[31mred.md", "csi\u009b2J.md", "new\nline.md"];
+  await writeFiles(dir.path, Object.fromEntries(names.map((n) => [n, "[x](gone.md)\n"])));
+  const run = await runSeam("scan", ["--format", "text", "--no-write"], { cwd: dir.path });
+  assert.equal(run.code, 0, run.stderr);
+  // deno-lint-ignore no-control-regex
+  const raw = run.stdout.replace(/\n/g, "").match(/[\x00-\x1f\x7f-\x9f]/);
+  assert.equal(raw, null, `raw control character in ${JSON.stringify(run.stdout)}`);
+  assert.match(run.stdout, /csi\\x9b2J\.md:1 → gone\.md/);
+});
+
 Deno.test("outside git: a filesystem walk, git null, ages from mtime", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, { "a.md": "# A\n", "build/b.md": "# B\n" });
