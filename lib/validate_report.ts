@@ -231,7 +231,16 @@ function _entry(raw: unknown, at: string): ReportEntry {
     if (raw.extract_to === undefined) {
       throw _at(`${at}.extract_to`, "required when op_type is extract-then-delete");
     }
-    entry.extract_to = _string(raw.extract_to, `${at}.extract_to`);
+    const extractTo = _string(raw.extract_to, `${at}.extract_to`);
+    // The clean skill writes there: "vault" or a path held to the entry-path rules.
+    const where = extractTo === "vault" ? undefined : entryPathProblem(extractTo);
+    if (where) {
+      throw _at(
+        `${at}.extract_to`,
+        `${where}; use "vault" or a path inside the root (got ${JSON.stringify(extractTo)})`,
+      );
+    }
+    entry.extract_to = extractTo;
   } else if (raw.extract_to !== undefined) {
     throw _at(
       `${at}.extract_to`,

@@ -109,3 +109,33 @@ Deno.test("entryPathProblem accepts root-relative files and directories", () => 
     assert.notEqual(entryPathProblem(bad), undefined, JSON.stringify(bad));
   }
 });
+
+Deno.test("extract_to is vault or a root-relative path inside the root, never outside nor into .git/", () => {
+  const report = (extractTo: string) =>
+    JSON.stringify({
+      schema_version: 1,
+      generated_at: "2026-11-30T03:36:18.000Z",
+      scan_generated_at: "2026-11-30T03:36:18.000Z",
+      entries: [{
+        path: "docs/plan.md",
+        category: "served",
+        op_type: "extract-then-delete",
+        op: "Distil the decision, then delete the plan.",
+        safety_tier: "confirm",
+        rationale: "shipped",
+        extract_to: extractTo,
+      }],
+    });
+  for (const ok of ["vault", "CLAUDE.md", "docs/adr/0002-x.md", "docs/reference/"]) {
+    assert.equal(parseReport(report(ok)).entries[0].extract_to, ok);
+  }
+  for (const bad of ["/etc/cron.d/x", "../outside.md", "~/.bashrc", ".git/hooks/pre-commit", ""]) {
+    assert.throws(
+      () => parseReport(report(bad)),
+      (err) =>
+        err instanceof DochygieneError && err.exitCode === 2 &&
+        /^invalid report: entries\[0\]\.extract_to: /.test(err.message),
+      bad,
+    );
+  }
+});
