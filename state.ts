@@ -139,6 +139,9 @@ async function _report(ctx: SeamContext): Promise<SeamResult> {
   const file = ctx.values.file as string | undefined;
   const report = parseReport(await _readReportText(file));
   const stateDir = await _writableStateDir(ctx.root);
+  // A state file that cannot be read (a directory, no permission) fails here, before the
+  // previous pair is rolled over: the pair and its last_check go together.
+  await readState(stateDir);
   const written = await writeReportPair(stateDir, report, { clock: ctx.clock });
   const { state, keptAside } = await _setLastCheck(ctx, stateDir);
   return {

@@ -83,6 +83,24 @@ Deno.test("a state.json that is a directory is refused with the fix, for reads a
   assert.ok((await Deno.lstat(`${repo.path}/.dochygiene/state.json`)).isDirectory);
 });
 
+Deno.test("report with a state.json that cannot be written fails before touching the previous pair", async () => {
+  await using repo = await tempRepo();
+  assert.equal((await state(["report"], repo.path, VALID)).code, 0);
+  const before = await snapshot(`${repo.path}/.dochygiene`);
+  await Deno.remove(`${repo.path}/.dochygiene/state.json`);
+  await Deno.mkdir(`${repo.path}/.dochygiene/state.json`);
+  const run = await runSeam("state", ["report"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: "2026-12-01T00:00:00.000Z" },
+    stdin: VALID,
+  });
+  oneLine(run, 1, "STATE_FILE_UNREADABLE", /state\.json is a directory: move it away/);
+  assert.deepEqual(await snapshot(`${repo.path}/.dochygiene`), {
+    ...before,
+    "state.json": "<dir>",
+  });
+});
+
 Deno.test("a corrupt state.json is kept aside byte for byte before a fresh one is written", async () => {
   await using repo = await tempRepo();
   const corrupt = '{"schema_version": 1, "last_check": "not a date", "notes": "keep me"}';
