@@ -49,6 +49,7 @@ export async function withLock<T>(
   const deadline = Date.now() + timeoutMs;
   while (true) {
     // Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+    _assertNotOdd(path);
     const file = Deno.openSync(path, { read: true, write: true, create: true });
     let locked = false;
     try {
@@ -71,6 +72,25 @@ export async function withLock<T>(
       );
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/**
+ * A symlink or directory in the lock's place can never be taken (a symlink's
+ * target is not the file at `path`): say so at once instead of waiting it out.
+ */
+function _assertNotOdd(path: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch {
+    return; // Absent (the usual case): openSync creates it.
+  }
+  if (!info.isFile) {
+    throw new DochygieneError(
+      "LOCK_INVALID",
+      `${path} is not a regular file: remove it and run again`,
+    );
   }
 }
 

@@ -78,3 +78,25 @@ Deno.test("a stale lock file left behind (no owner) does not block", async () =>
   await Deno.writeTextFile(join(dir.path, LOCK_NAME), "left by a killed process");
   assert.equal(await withLock(dir.path, () => Promise.resolve(7), { timeoutMs: 100 }), 7);
 });
+
+Deno.test("a lock path that is a symlink or a directory is refused at once, naming it; nothing outside is touched", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  const target = join(outside.path, "target");
+  await Deno.writeTextFile(target, "ORIG");
+  const lock = join(dir.path, LOCK_NAME);
+  for (const make of [() => Deno.symlink(target, lock), () => Deno.mkdir(lock)]) {
+    await make();
+    let ran = false;
+    await assert.rejects(
+      // timeoutMs 10 s: a wait for a lock that can never be taken would show as a timeout.
+      () => withLock(dir.path, () => Promise.resolve(ran = true), { timeoutMs: 10_000 }),
+      (err) =>
+        err instanceof DochygieneError && err.code === "LOCK_INVALID" &&
+        err.message === `${lock} is not a regular file: remove it and run again`,
+    );
+    assert.equal(ran, false);
+    await Deno.remove(lock);
+  }
+  assert.equal(await Deno.readTextFile(target), "ORIG");
+});
