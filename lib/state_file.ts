@@ -118,12 +118,17 @@ export async function readState(stateDir: string): Promise<StateRead> {
   const path = join(stateDir, STATE_FILE_NAME);
   let text: string;
   try {
+    // A FIFO or a device (a symlink to /dev/zero) would block or never end: stat first.
+    const info = Deno.statSync(path);
+    if (!info.isFile && !info.isDirectory) throw new _NotRegular();
     text = Deno.readTextFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
     if (err instanceof Deno.errors.NotCapable) throw err;
     const what = err instanceof Deno.errors.IsADirectory
       ? "is a directory"
+      : err instanceof _NotRegular
+      ? "is not a regular file"
       : `cannot be read (${(err instanceof Error ? err.message : String(err)).split("\n")[0]})`;
     throw new DochygieneError(
       "STATE_FILE_UNREADABLE",
@@ -132,6 +137,11 @@ export async function readState(stateDir: string): Promise<StateRead> {
   }
   const state = parseState(text);
   return state ? { state, status: "ok" } : { state: emptyState(), status: "corrupt" };
+}
+
+/** A state path that exists but is neither a file nor a directory. */
+class _NotRegular extends Error {
+  override name = "NotRegular";
 }
 
 /** Options of {@linkcode updateState}. */

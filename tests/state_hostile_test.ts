@@ -101,6 +101,28 @@ Deno.test("report with a state.json that cannot be written fails before touching
   });
 });
 
+Deno.test("a state.json that is a FIFO is refused at once as not a regular file (never opened, no hang)", async () => {
+  await using repo = await tempRepo();
+  await Deno.mkdir(`${repo.path}/.dochygiene`);
+  const fifo = `${repo.path}/.dochygiene/state.json`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  for (const args of [["show"], ["mark-checked"]]) {
+    // If the seam opens the FIFO, this writer's open completes and closing it ends the
+    // seam's read, so a regression fails instead of hanging.
+    let openedBySeam = false;
+    const writer = Deno.open(fifo, { write: true }).then((f) => {
+      openedBySeam = true;
+      f.close();
+    });
+    const run = await state(args, repo.path);
+    const seamOpenedIt = openedBySeam;
+    if (!openedBySeam) (await Deno.open(fifo, { read: true })).close();
+    await writer;
+    assert.equal(seamOpenedIt, false, `${args[0]} opened the FIFO (it blocks without a writer)`);
+    oneLine(run, 1, "STATE_FILE_UNREADABLE", /state\.json is not a regular file: move it away/);
+  }
+});
+
 Deno.test("a corrupt state.json is kept aside byte for byte before a fresh one is written", async () => {
   await using repo = await tempRepo();
   const corrupt = '{"schema_version": 1, "last_check": "not a date", "notes": "keep me"}';
