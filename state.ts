@@ -24,6 +24,7 @@ import {
 } from "./lib/state_dir.ts";
 import { readState, type State, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { withLock } from "./lib/with_lock.ts";
 import { writeReportPair } from "./lib/write_report_pair.ts";
 
 const USAGE = `usage: state.ts <command> [options]
@@ -142,8 +143,11 @@ async function _report(ctx: SeamContext): Promise<SeamResult> {
   // A state file that cannot be read (a directory, no permission) fails here, before the
   // previous pair is rolled over: the pair and its last_check go together.
   await readState(stateDir);
-  const written = await writeReportPair(stateDir, report, { clock: ctx.clock });
-  const { state, keptAside } = await _setLastCheck(ctx, stateDir);
+  // One critical section: a racing report cannot leave one writer's pair with another's last_check.
+  const { written, state, keptAside } = await withLock(stateDir, async () => ({
+    written: await writeReportPair(stateDir, report, { clock: ctx.clock, held: true }),
+    ...await _setLastCheck(ctx, stateDir, true),
+  }));
   return {
     json: {
       ok: true,
@@ -216,11 +220,13 @@ async function _writableStateDir(root: string): Promise<string> {
 async function _setLastCheck(
   ctx: SeamContext,
   stateDir: string,
+  held = false,
 ): Promise<{ state: State; keptAside: string | null }> {
   let keptAside: string | null = null;
   const now = ctx.clock.now().toISOString();
   const state = await updateState(stateDir, (s) => ({ ...s, last_check: now }), {
     clock: ctx.clock,
+    held,
     onKeptAside: (path) => (keptAside = path),
   });
   return { state, keptAside };

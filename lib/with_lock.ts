@@ -13,6 +13,12 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Pause between attempts in milliseconds (default 5). */
   pollMs?: number;
+  /**
+   * The caller already holds this lock (an outer `withLock` on the same
+   * directory): run `fn` without taking it again, so several writes can share
+   * one critical section. flock is not re-entrant across file descriptions.
+   */
+  held?: boolean;
 }
 
 /** File name of the lock inside the state directory. */
@@ -45,6 +51,7 @@ export async function withLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const { timeoutMs = 5000, pollMs = 5 } = options;
+  if (options.held) return await fn();
   const path = join(stateDir, LOCK_NAME);
   const deadline = Date.now() + timeoutMs;
   while (true) {

@@ -100,3 +100,12 @@ Deno.test("a lock path that is a symlink or a directory is refused at once, nami
   }
   assert.equal(await Deno.readTextFile(target), "ORIG");
 });
+
+Deno.test("held: an inner call inside an outer withLock runs without taking the lock again", async () => {
+  await using dir = await tempDir();
+  const value = await withLock(dir.path, () =>
+    // Without `held` this second flock on a new descriptor would wait out its timeout.
+    withLock(dir.path, () => Promise.resolve("inner"), { held: true, timeoutMs: 50 }));
+  assert.equal(value, "inner");
+  await assert.rejects(Deno.lstat(join(dir.path, LOCK_NAME)), Deno.errors.NotFound);
+});
