@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
 import { listCandidates, type ListedFile } from "./list_candidates.ts";
+import type { GitFacts } from "./read_git_facts.ts";
 import type { Rule } from "./load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
 import { readGitAges } from "./read_git_ages.ts";
@@ -23,6 +24,12 @@ export interface CollectOptions {
    * frozen, append-only), or `undefined`. A unit holding such a file is kept.
    */
   protect: (path: string) => string | undefined;
+  /**
+   * git facts already being read for this root (one `git ls-files` and one
+   * history pass shared by several readers, e.g. prune's scan and its units);
+   * read here when absent.
+   */
+  gitFacts?: GitFacts;
 }
 
 /** What {@linkcode collectUnits} found. */
@@ -79,9 +86,9 @@ export interface UnitCollection {
  */
 export async function collectUnits(root: string, options: CollectOptions): Promise<UnitCollection> {
   const [listing, status, history] = await Promise.all([
-    listCandidates(root, { git: true, excludedDirs: [] }),
+    options.gitFacts?.listing ?? listCandidates(root, { git: true, excludedDirs: [] }),
     runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]),
-    readGitAges(root),
+    options.gitFacts?.ages ?? readGitAges(root),
   ]);
   const changed = parseStatus(status.stdout);
   const warnings = [...listing.warnings, ...history.warnings];

@@ -11,6 +11,7 @@ import { collectUnits, type UnitCollection } from "./collect_units.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
 import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
+import { readGitFacts } from "./read_git_facts.ts";
 import { scanRepository } from "./scan_repository.ts";
 
 /** Options of {@linkcode planFromDisk}. */
@@ -61,9 +62,11 @@ export async function planFromDisk(
   options: PlanFromDiskOptions,
 ): Promise<{ plan: Plan; collection: UnitCollection; docs: string[] }> {
   const { root, config } = options;
+  // One listing and one history pass serve both the scan and the units.
+  const gitFacts = readGitFacts(root);
   const [ignored, scan] = await Promise.all([
     loadIgnore(root),
-    scanRepository({ root, config, clock: options.clock }),
+    scanRepository({ root, config, clock: options.clock, gitFacts }),
   ]);
   const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
   const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
@@ -77,7 +80,7 @@ export async function planFromDisk(
     if (reason === "append_only") return "append-only";
     return undefined;
   };
-  const collection = await collectUnits(root, { rules: config.rules, protect });
+  const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
   const plan = planPrune({
     units: collection.units,
     existing: collection.existing,

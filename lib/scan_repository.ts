@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { Clock } from "./clock.ts";
 import { listCandidates } from "./list_candidates.ts";
+import type { GitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import { type GitAges, readGitAges } from "./read_git_ages.ts";
@@ -27,6 +28,12 @@ export interface ScanRepositoryOptions {
   clock: Clock;
   /** Called now and then while reading, with how many docs are done of how many. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * git facts already being read for this root (one `git ls-files` and one
+   * history pass shared by several readers, e.g. prune's scan and its units);
+   * read here when absent.
+   */
+  gitFacts?: GitFacts;
 }
 
 /** The artifact and the problems that did not stop the scan. */
@@ -69,12 +76,14 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const inGit = await pathExists(join(root, ".git"));
   // git log runs in its own process while this one lists and reads.
   const agesPromise: Promise<GitAges | undefined> = inGit
-    ? readGitAges(root)
+    ? options.gitFacts?.ages ?? readGitAges(root)
     : Promise.resolve(undefined);
   agesPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const [ignored, listing] = await Promise.all([
     loadIgnore(root),
-    listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs }),
+    inGit && options.gitFacts
+      ? options.gitFacts.listing
+      : listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs }),
   ]);
   const warnings = [...listing.warnings];
   const paths = selectReads(listing.files, config, ignored);
