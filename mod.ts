@@ -109,6 +109,9 @@ export {
   scanRepository,
   type ScanRepositoryOptions,
 } from "./lib/scan_repository.ts";
+export { type GitFacts, readGitFacts } from "./lib/read_git_facts.ts";
+export { type CandidateListing } from "./lib/list_candidates.ts";
+export { type GitAges } from "./lib/read_git_ages.ts";
 export {
   type ExclusionReason,
   SCAN_SCHEMA_VERSION,
