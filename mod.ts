@@ -112,6 +112,7 @@ export {
 export { type GitFacts, readGitFacts } from "./lib/read_git_facts.ts";
 export { type CandidateListing } from "./lib/list_candidates.ts";
 export { type GitAges } from "./lib/read_git_ages.ts";
+export { type DocLink } from "./lib/extract_links.ts";
 export {
   type ExclusionReason,
   SCAN_SCHEMA_VERSION,

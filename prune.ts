@@ -12,9 +12,9 @@
  */
 
 import { join } from "node:path";
-import { analyzeDoc } from "./lib/analyze_doc.ts";
 import { applyPrune, PRUNE_JOURNAL_FILE } from "./lib/apply_prune.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
+import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
 import { loadConfig } from "./lib/load_config.ts";
@@ -23,7 +23,6 @@ import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
-import { readDoc } from "./lib/scan_repository.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
@@ -128,15 +127,15 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     planFromDisk({ root, config, clock, judgments, confirm, extracted, watermark, mode });
 
   let plan: Plan;
-  let docs: string[];
+  let links: Map<string, DocLink[]>;
   if (!apply) {
-    ({ plan, docs } = await facts("dry-run"));
+    ({ plan, links } = await facts("dry-run"));
     if (await pathExists(join(stateDir, PRUNE_JOURNAL_FILE))) {
       plan.warnings.push(
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
       );
     }
-    plan.dangling = await _dangling(root, docs, plan.candidates.map((c) => c.path));
+    plan.dangling = findDangling(links, plan.candidates.map((c) => c.path), resolveLink);
   } else {
     if (Deno.stdin.isTerminal()) {
       const draft = (await facts("dry-run")).plan;
@@ -146,17 +145,18 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
         }
       }
     }
-    docs = [];
+    links = new Map();
     plan = await applyPrune({
       root,
       stateDir,
       replan: async () => {
         const fresh = await facts("apply");
-        docs = fresh.docs;
+        links = fresh.links;
         return fresh;
       },
     });
-    plan.dangling = await _dangling(root, docs, plan.applied.map((a) => a.path));
+    // Links as planned, just before deletion: docs inside what went are skipped as sources.
+    plan.dangling = findDangling(links, plan.applied.map((a) => a.path), resolveLink);
     const now = clock.now().toISOString();
     await updateState(stateDir, (s) => ({
       ...s,
@@ -206,19 +206,6 @@ async function _judgments(
     extract_to: e.extract_to,
     judged_at: report.generated_at,
   }]));
-}
-
-/** Links of the surviving shortlisted docs into `deleted`. */
-async function _dangling(root: string, docs: string[], deleted: string[]) {
-  if (deleted.length === 0) return [];
-  const links = new Map<string, { line: number; target: string }[]>();
-  await Promise.all(docs.map(async (path) => {
-    const read = await readDoc(root, path);
-    if (typeof read !== "string" && read.kind === "text") {
-      links.set(path, analyzeDoc(read.text, path).links);
-    }
-  }));
-  return findDangling(links, deleted, resolveLink);
 }
 
 /** Asks y/N on the terminal (stderr), reading one line from stdin. */

@@ -11,6 +11,7 @@ import { collectUnits, type UnitCollection } from "./collect_units.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
 import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
+import type { DocLink } from "./extract_links.ts";
 import { readGitFacts } from "./read_git_facts.ts";
 import { scanRepository } from "./scan_repository.ts";
 
@@ -60,13 +61,13 @@ export interface PlanFromDiskOptions {
  */
 export async function planFromDisk(
   options: PlanFromDiskOptions,
-): Promise<{ plan: Plan; collection: UnitCollection; docs: string[] }> {
+): Promise<{ plan: Plan; collection: UnitCollection; links: Map<string, DocLink[]> }> {
   const { root, config } = options;
   // One listing and one history pass serve both the scan and the units.
   const gitFacts = readGitFacts(root);
   const [ignored, scan] = await Promise.all([
     loadIgnore(root),
-    scanRepository({ root, config, clock: options.clock, gitFacts }),
+    scanRepository({ root, config, clock: options.clock, gitFacts, keepLinks: true }),
   ]);
   const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
   const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
@@ -92,5 +93,5 @@ export async function planFromDisk(
     mode: options.mode,
   });
   plan.warnings.push(...collection.warnings);
-  return { plan, collection, docs: scan.artifact.shortlist };
+  return { plan, collection, links: scan.links ?? new Map() };
 }

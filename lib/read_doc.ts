@@ -28,32 +28,12 @@ export const MAX_PARSE_BYTES = 4 * 1024 * 1024;
 export const BINARY_SNIFF_BYTES = 8000;
 
 /**
- * Reads one doc for the scanner: size and line count of the whole file; the
- * text (invalid UTF-8 replaced by U+FFFD) of its first
- * {@linkcode MAX_PARSE_BYTES} (cut at a line end) unless it is binary (a NUL
- * in the first {@linkcode BINARY_SNIFF_BYTES}). Returns a reason string when
- * it must be left out ("" when silently: gone, a symlink, not a regular file).
- *
- * @example
- * ```ts
- * import { readDoc } from "./read_doc.ts";
- * import assert from "node:assert/strict";
- *
- * const root = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${root}/a.md`, "one\r\ntwo");
- * const read = await readDoc(root, "a.md");
- * assert.ok(typeof read !== "string" && read.kind === "text");
- * assert.equal(read.lines, 2);
- * assert.equal(read.bytes, 8);
- * await Deno.remove(root, { recursive: true });
- * ```
- */
-export function readDoc(root: string, path: string): Promise<FileRead | string> {
-  return Promise.resolve(readDocSync(root, path));
-}
-
-/**
- * {@linkcode readDoc}, synchronously (the scanner's reading loop).
+ * Reads one doc for the scanner, synchronously (the scanner's reading loop):
+ * size and line count of the whole file; the text (invalid UTF-8 replaced by
+ * U+FFFD) of its first {@linkcode MAX_PARSE_BYTES} (cut at a line end) unless
+ * it is binary (a NUL in the first {@linkcode BINARY_SNIFF_BYTES}). Returns a
+ * reason string when it must be left out ("" when silently: gone, a symlink,
+ * not a regular file).
  *
  * @example
  * ```ts
@@ -61,9 +41,14 @@ export function readDoc(root: string, path: string): Promise<FileRead | string> 
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "one\r\ntwo");
+ * const read = readDocSync(root, "a.md");
+ * assert.ok(typeof read !== "string" && read.kind === "text");
+ * assert.equal(read.lines, 2);
+ * assert.equal(read.bytes, 8);
  * await Deno.writeFile(`${root}/b.md`, new Uint8Array([0x23, 0, 0x0a]));
- * const read = readDocSync(root, "b.md");
- * assert.ok(typeof read !== "string" && read.kind === "binary");
+ * const bin = readDocSync(root, "b.md");
+ * assert.ok(typeof bin !== "string" && bin.kind === "binary");
  * assert.equal(readDocSync(root, "gone.md"), "");
  * await Deno.remove(root, { recursive: true });
  * ```

@@ -6,6 +6,8 @@
  */
 
 import { join } from "node:path";
+import { analyzeDoc } from "./analyze_doc.ts";
+import type { DocLink } from "./extract_links.ts";
 import type { Clock } from "./clock.ts";
 import { listCandidates } from "./list_candidates.ts";
 import type { GitFacts } from "./read_git_facts.ts";
@@ -15,8 +17,6 @@ import { type GitAges, readGitAges } from "./read_git_ages.ts";
 import { readDocs } from "./read_docs.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { pathExists } from "./path_exists.ts";
-
-export { BINARY_SNIFF_BYTES, MAX_PARSE_BYTES, readDoc } from "./read_doc.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -34,6 +34,11 @@ export interface ScanRepositoryOptions {
    * read here when absent.
    */
   gitFacts?: GitFacts;
+  /**
+   * Also hand back the links of every shortlisted doc, from the analysis made
+   * while reading (prune's dangling-link check), so nobody reads the docs twice.
+   */
+  keepLinks?: boolean;
 }
 
 /** The artifact and the problems that did not stop the scan. */
@@ -42,6 +47,8 @@ export interface ScanOutcome {
   artifact: ScanArtifact;
   /** One line each, e.g. an unreadable directory or file. */
   warnings: string[];
+  /** With `keepLinks`: each shortlisted doc's links (binary docs have none). */
+  links?: Map<string, DocLink[]>;
 }
 
 /**
@@ -121,7 +128,15 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     reads,
     onDisk: (path) => _entry(listDir, path) !== undefined,
   });
-  return { artifact, warnings };
+  if (!options.keepLinks) return { artifact, warnings };
+  const links = new Map<string, DocLink[]>();
+  for (const path of artifact.shortlist) {
+    const read = reads.get(path);
+    if (read?.kind === "text") {
+      links.set(path, (read.analysis ?? analyzeDoc(read.text, path)).links);
+    }
+  }
+  return { artifact, warnings, links };
 }
 
 /**
