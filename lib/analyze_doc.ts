@@ -121,6 +121,8 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
  * ```
  */
 export function inlineCodePath(code: string): string | undefined {
+  // Every later step only removes characters, so a span without `/` is never a path.
+  if (code.indexOf("/") < 0) return undefined;
   let p = code.trim();
   if (p.length > 512 || SCHEME.test(p) || NOT_PATH_CHARS.test(p)) return undefined;
   p = p.replace(LINE_SUFFIX, "");

@@ -17,9 +17,6 @@ export interface Frontmatter {
   error?: string;
 }
 
-const OPEN = /^---[ \t]*$/;
-const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
-
 /**
  * Splits off and parses YAML frontmatter. Never throws: malformed YAML, an
  * alias bomb or an oversized block give `data: undefined` and an `error`, with
@@ -42,28 +39,51 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 export function parseFrontmatter(text: string): Frontmatter {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!text.startsWith("---")) return { data: undefined, bodyStart: 0 };
-  const lineBreak = /\r\n|\r|\n/g;
+  // Lines are walked with indexOf and checked in place (no regex split, no line strings).
+  const cr = text.indexOf("\r") >= 0;
   let start = 0;
   let index = 0;
   let yamlStart = 0;
   while (true) {
-    const match = lineBreak.exec(text);
-    const end = match ? match.index : text.length;
-    const line = text.slice(start, end);
+    const end = _lineEnd(text, start, cr);
     if (index === 0) {
-      if (!OPEN.test(line)) return { data: undefined, bodyStart: 0 };
-      yamlStart = lineBreak.lastIndex;
-    } else if (CLOSE.test(line)) {
+      if (!_isDelimiter(text, start, end, false)) return { data: undefined, bodyStart: 0 };
+    } else if (_isDelimiter(text, start, end, true)) {
       return _parse(text.slice(yamlStart, start), index + 1);
     }
-    if (!match) return { data: undefined, bodyStart: 0 };
-    start = lineBreak.lastIndex;
+    if (end === text.length) return { data: undefined, bodyStart: 0 };
+    start = end + (text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? 2 : 1);
+    if (index === 0) yamlStart = start;
     index++;
   }
 }
 
+// The offset of the line break (`\n`, `\r` or `\r\n`) ending the line at `start`, or the length.
+function _lineEnd(text: string, start: number, cr: boolean): number {
+  let end = text.indexOf("\n", start);
+  if (end < 0) end = text.length;
+  if (cr) {
+    const r = text.indexOf("\r", start);
+    if (r >= 0 && r < end) end = r;
+  }
+  return end;
+}
+
+// Whether `text[start, end)` is `---` (or, closing, `...`) followed only by spaces and tabs.
+function _isDelimiter(text: string, start: number, end: number, closing: boolean): boolean {
+  if (end - start < 3) return false;
+  const c = text.charCodeAt(start);
+  if (c !== 0x2d && !(closing && c === 0x2e)) return false;
+  if (text.charCodeAt(start + 1) !== c || text.charCodeAt(start + 2) !== c) return false;
+  for (let i = start + 3; i < end; i++) {
+    const s = text.charCodeAt(i);
+    if (s !== 0x20 && s !== 0x09) return false;
+  }
+  return true;
+}
+
 function _parse(yaml: string, bodyStart: number): Frontmatter {
-  yaml = yaml.replace(/\r\n?/g, "\n");
+  if (yaml.indexOf("\r") >= 0) yaml = yaml.replace(/\r\n?/g, "\n");
   const simple = _simpleMapping(yaml);
   if (simple) return { data: simple, bodyStart };
   let value: unknown;

@@ -53,8 +53,6 @@ const QUOTE_MARKER = /^ {0,3}> ?/;
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const ATX = /^(#{1,6})(?:[ \t]|$)/;
 const SETEXT = /^(?:=+|-+)[ \t]*$/;
-const LIST_MARKER = /^([-*+]|(\d{1,9})[.)])(?:([ \t]+)|$)/;
-const TASK = /^\[([ xX])\](?:[ \t]+|$)/;
 const HTML_BLOCK_TAGS = "address|article|aside|base|basefont|blockquote|body|caption|center|col|" +
   "colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|" +
   "frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|" +
@@ -104,7 +102,8 @@ const DEFINITION_LABEL = /^ {0,3}\[((?:[^\\[\]]|\\.){1,999})\]:/;
 export function parseMarkdown(text: string): MarkdownDoc {
   const frontmatter = parseFrontmatter(text);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = text.split(/\r\n|\r|\n/);
+  // A one-character split is much cheaper than the regex, and most documents have no `\r`.
+  const lines = text.indexOf("\r") < 0 ? text.split("\n") : text.split(/\r\n|\r|\n/);
   const blocks: MarkdownBlock[] = [];
   const definitions: LinkDefinition[] = [];
   // An open fence or HTML block, with the container it opened in: it also ends when a line
@@ -117,11 +116,6 @@ export function parseMarkdown(text: string): MarkdownDoc {
   let listIndent = -1;
   let blankBefore = true;
 
-  const flush = () => {
-    if (para) _takeDefinitions(para, definitions) && blocks.push(para);
-    para = undefined;
-  };
-
   lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
     let s = lines[i];
     let depth = 0;
@@ -131,7 +125,15 @@ export function parseMarkdown(text: string): MarkdownDoc {
         depth++;
       }
     }
-    const { width: indent, chars } = _indentation(s);
+    // The indentation's width (tabs to multiples of 4) and length, inline: this runs per line.
+    let indent = 0;
+    let chars = 0;
+    for (; chars < s.length; chars++) {
+      const c = s.charCodeAt(chars);
+      if (c === 0x20) indent++;
+      else if (c === 0x09) indent += 4 - (indent % 4);
+      else break;
+    }
     const blank = chars === s.length;
     const open = fence ?? html;
     if (open && (depth < open.depth || (!blank && indent < open.indent))) {
@@ -156,7 +158,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
     }
     if (blank) {
-      flush();
+      para = _flush(para, blocks, definitions);
       blankBefore = true;
       continue;
     }
@@ -164,7 +166,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
     // A line left of the list's content column ends the list, unless it continues a paragraph.
     if (
       listIndent >= 0 && indent < listIndent && (blankBefore || !para || _startsBlock(content)) &&
-      !LIST_MARKER.test(content)
+      _listMarker(content) === 0
     ) listIndent = -1;
     const wasBlank = blankBefore;
     blankBefore = false;
@@ -180,7 +182,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
       const f = first === "`" || first === "~" ? FENCE_OPEN.exec(content) : null;
       if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
-        flush();
+        para = _flush(para, blocks, definitions);
         fence = {
           char: f[1][0],
           length: f[1].length,
@@ -190,30 +192,22 @@ export function parseMarkdown(text: string): MarkdownDoc {
         continue lineLoop;
       }
       if (first === "#" && ATX.test(content)) {
-        flush();
-        blocks.push({
-          kind: "heading",
-          line: i + 1,
-          lines: [_atxText(content)],
-          level: _atxLevel(content),
-        });
+        para = _flush(para, blocks, definitions);
+        blocks.push(
+          _block("heading", i + 1, [_atxText(content)], _atxLevel(content), undefined, undefined),
+        );
         continue lineLoop;
       }
       if (para && !listItem && (first === "=" || first === "-") && SETEXT.test(content)) {
         if (!(para.listItem && indent < listIndent)) {
-          const heading: MarkdownBlock = {
-            ...para,
-            kind: "heading",
-            level: content[0] === "=" ? 1 : 2,
-          };
-          delete heading.task;
-          delete heading.listItem;
+          const level = content[0] === "=" ? 1 : 2;
+          const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
           para = undefined;
           if (_takeDefinitions(heading, definitions)) blocks.push(heading);
           continue lineLoop;
         }
         if (content[0] === "-") {
-          flush();
+          para = _flush(para, blocks, definitions);
           continue lineLoop;
         }
       }
@@ -222,8 +216,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
           (interrupts || !para) && re.test(content)
         );
         if (start) {
-          flush();
-          const block: MarkdownBlock = { kind: "html", line: i + 1, lines: [content] };
+          para = _flush(para, blocks, definitions);
+          const block = _block("html", i + 1, [content], undefined, undefined, undefined);
           blocks.push(block);
           const end = start[1];
           if (end === "blank" || !end.test(content.slice(2))) {
@@ -233,27 +227,29 @@ export function parseMarkdown(text: string): MarkdownDoc {
         }
       }
       if (_isThematicBreak(content)) {
-        flush();
+        para = _flush(para, blocks, definitions);
         continue lineLoop;
       }
-      const li = _mayBeListItem(first) ? LIST_MARKER.exec(content) : null;
-      if (li) {
-        const rest = content.slice(li[0].length);
+      const marker = _listMarker(content);
+      if (marker > 0) {
+        const spaces = _spaces(content, marker);
+        const rest = content.slice(marker + spaces);
         const inList = listItem || !para || para.listItem || wasBlank;
-        if (inList || (rest.trim() !== "" && (li[2] === undefined || li[2] === "1"))) {
-          flush();
+        // Only a bullet or `1.`/`1)` may interrupt a paragraph, and only with content.
+        const bulletOrOne = marker === 1 || (marker === 2 && content[0] === "1");
+        if (inList || (bulletOrOne && !_isBlank(rest))) {
+          para = _flush(para, blocks, definitions);
           listItem = true;
-          const spaces = li[3]?.length ?? 0;
-          column += li[1].length + (spaces >= 1 && spaces <= 4 ? spaces : 1);
+          column += marker + (spaces >= 1 && spaces <= 4 ? spaces : 1);
           listIndent = column;
           content = rest;
-          const t = TASK.exec(content);
-          if (t && task === undefined) {
-            task = t[1] === " " ? "open" : "done";
-            content = content.slice(t[0].length);
+          const t = _taskMarker(content);
+          if (t > 0 && task === undefined) {
+            task = content[1] === " " ? "open" : "done";
+            content = content.slice(t);
           }
-          if (content.trim() === "") {
-            if (task) blocks.push({ kind: "paragraph", line: i + 1, lines: [""], task, listItem });
+          if (_isBlank(content)) {
+            if (task) blocks.push(_block("paragraph", i + 1, [""], undefined, task, true));
             continue lineLoop;
           }
           continue;
@@ -261,14 +257,10 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
       break;
     }
-    if (!para) {
-      para = { kind: "paragraph", line: i + 1, lines: [] };
-      if (listItem) para.listItem = true;
-      if (task) para.task = task;
-    }
+    para ??= _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
     para.lines.push(content);
   }
-  flush();
+  para = _flush(para, blocks, definitions);
   return { frontmatter, blocks, definitions, labels: new Set(definitions.map((d) => d.label)) };
 }
 
@@ -300,8 +292,14 @@ export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
   const inline: InlineScan = block.kind === "html"
     ? { links: [], codeSpans: [], tags: scanHtml(src) }
     : scanInline(src, { text: block.kind === "heading", labels: doc.labels });
-  const scan = inline as BlockScan;
-  scan.lineOf = _lineLocator(src, block.line);
+  // A new object rather than `inline` with `lineOf` added: every scan has one shape.
+  const scan: BlockScan = {
+    links: inline.links,
+    codeSpans: inline.codeSpans,
+    tags: inline.tags,
+    text: inline.text,
+    lineOf: _lineLocator(src, block.line),
+  };
   block.scan = scan;
   return scan;
 }
@@ -343,21 +341,76 @@ function _quoted(s: string): boolean {
   return false;
 }
 
-function _mayBeListItem(first: string | undefined): boolean {
-  return first === "-" || first === "*" || first === "+" ||
-    (first !== undefined && first >= "0" && first <= "9");
+// Every block gets all fields, in one order, so that the loops over blocks see one shape.
+function _block(
+  kind: MarkdownBlock["kind"],
+  line: number,
+  lines: string[],
+  level: number | undefined,
+  task: MarkdownBlock["task"],
+  listItem: true | undefined,
+): MarkdownBlock {
+  return { kind, line, lines, level, task, listItem, scan: undefined };
 }
 
-function _indentation(s: string): { width: number; chars: number } {
-  let width = 0;
-  let chars = 0;
-  for (; chars < s.length; chars++) {
-    const c = s.charCodeAt(chars);
-    if (c === 0x20) width++;
-    else if (c === 0x09) width += 4 - (width % 4);
-    else break;
+// Ends the open paragraph: its leading definitions go to `definitions`, the rest (if any) to
+// `blocks`. Returns `undefined`, the new open paragraph.
+function _flush(
+  para: MarkdownBlock | undefined,
+  blocks: MarkdownBlock[],
+  definitions: LinkDefinition[],
+): undefined {
+  if (para && _takeDefinitions(para, definitions)) blocks.push(para);
+  return undefined;
+}
+
+// The width of a list marker (`-`, `*`, `+`, or 1–9 digits and `.` or `)`) that starts `s`
+// and is followed by a space, a tab or the end; 0 when there is none.
+function _listMarker(s: string): number {
+  const c = s.charCodeAt(0);
+  let k = 1;
+  if (c !== 0x2d && c !== 0x2a && c !== 0x2b) {
+    k = 0;
+    while (k < 10 && _isDigit(s.charCodeAt(k))) k++;
+    if (k === 0 || k > 9) return 0;
+    const d = s.charCodeAt(k);
+    if (d !== 0x2e && d !== 0x29) return 0;
+    k++;
   }
-  return { width, chars };
+  if (k === s.length) return k;
+  const after = s.charCodeAt(k);
+  return after === 0x20 || after === 0x09 ? k : 0;
+}
+
+// A task marker `[ ]`, `[x]` or `[X]` followed by spaces and tabs (all taken) or the end:
+// its length with those spaces, 0 when there is none.
+function _taskMarker(s: string): number {
+  if (s.charCodeAt(0) !== 0x5b || s.charCodeAt(2) !== 0x5d) return 0;
+  const c = s[1];
+  if (c !== " " && c !== "x" && c !== "X") return 0;
+  const spaces = _spaces(s, 3);
+  return spaces > 0 || s.length === 3 ? 3 + spaces : 0;
+}
+
+// How many spaces and tabs start at `from`.
+function _spaces(s: string, from: number): number {
+  let k = from;
+  while (s.charCodeAt(k) === 0x20 || s.charCodeAt(k) === 0x09) k++;
+  return k - from;
+}
+
+function _isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+// `s.trim() === ""` without the new string: ASCII is decided here, anything else by `trim`.
+function _isBlank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
+    return c < 128 ? false : s.trim() === "";
+  }
+  return true;
 }
 
 function _closesFence(s: string, fence: { char: string; length: number }): boolean {
@@ -401,6 +454,7 @@ function _takeDefinitions(block: MarkdownBlock, into: LinkDefinition[]): boolean
   let taken = 0;
   while (taken < block.lines.length) {
     const line = block.lines[taken];
+    if (!_mayBeDefinition(line)) break;
     const m = DEFINITION_LABEL.exec(line);
     if (!m || m[1].trim() === "" || m[1].startsWith("^")) break; // `[^x]:` is a footnote
     let rest = line.slice(m[0].length).trim();
@@ -417,8 +471,18 @@ function _takeDefinitions(block: MarkdownBlock, into: LinkDefinition[]): boolean
   if (taken === 0) return true;
   block.lines = block.lines.slice(taken);
   block.line += taken;
-  delete block.task;
+  block.task = undefined;
   return block.lines.length > 0;
+}
+
+// Whether a line starts with up to 3 spaces and `[`: a cheap test before DEFINITION_LABEL.
+function _mayBeDefinition(line: string): boolean {
+  for (let i = 0; i < 4; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5b) return true;
+    if (c !== 0x20) return false;
+  }
+  return false;
 }
 
 // The destination of a definition line's rest, when the rest is a valid
