@@ -7,8 +7,12 @@
  * @module
  */
 
-import { analyzeDoc } from "./analyze_doc.ts";
+import { analyzeDoc, type DocAnalysis } from "./analyze_doc.ts";
+import { checkDocLinks, type DocLinkFacts, type TargetState } from "./check_doc_links.ts";
+import { dirEntries } from "./dir_entries.ts";
+import { PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
+import { summarizeDoc } from "./summarize_doc.ts";
 import type { FileRead } from "./scan_docs.ts";
 
 /** Options of {@linkcode readDocs}. */
@@ -25,6 +29,25 @@ export interface ReadDocsOptions {
   onProgress?: (done: number, total: number) => void;
   /** Whether a directory listing shows the path as a regular file (read without lstat). */
   regularFile?: (path: string) => boolean;
+  /**
+   * The listing: when given, each doc's links are also checked against it as
+   * the doc is read (its `linkFacts`), on the thread that read it, with paths
+   * missing from the listing looked up on disk.
+   */
+  links?: PathIndexSource;
+  /** With `links`: keep each doc's links in its summary (prune's dangling-link check). */
+  keepLinks?: boolean;
+}
+
+/** Checks one analysed doc's links (see {@linkcode linkChecker}). */
+export type LinkChecker = (path: string, doc: DocAnalysis) => DocLinkFacts;
+
+/** How a reading thread summarises each doc: its link checker, and whether links are kept. */
+export interface Summarizer {
+  /** The thread's link checker. */
+  check: LinkChecker;
+  /** Keep each doc's links in its summary. */
+  keepLinks: boolean;
 }
 
 /** What {@linkcode readDocs} gave. */
@@ -82,15 +105,24 @@ export async function readDocs(
   const regular = options.regularFile ? paths.map(options.regularFile) : undefined;
   const results: (FileRead | string | undefined)[] = new Array(paths.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
+  const links = options.links;
+  const keepLinks = options.keepLinks ?? false;
   const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
-    ? _startHelper({ root, paths, regular, counter, batch: _BATCH }, results, (n) => done += n)
+    ? _startHelper(
+      { root, paths, regular, counter, batch: _BATCH, links, keepLinks },
+      results,
+      (n) => done += n,
+    )
     : undefined;
+  const summarizer = links ? { check: linkChecker(root, links), keepLinks } : undefined;
   let done = 0;
   let lastYield = performance.now();
   const take = () => Atomics.add(counter, 0, _BATCH);
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + _BATCH, paths.length);
-    for (let i = start; i < end; i++) results[i] = readAnalysed(root, paths[i], regular?.[i]);
+    for (let i = start; i < end; i++) {
+      results[i] = readAnalysed(root, paths[i], regular?.[i], summarizer);
+    }
     done += end - start; // the helper's batches are added as they arrive
     // Let the event loop drain git's output (git blocks on a full pipe), take the helper's
     // results, and show progress.
@@ -106,7 +138,7 @@ export async function readDocs(
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
     // A batch the helper took but never returned (it failed) is read here.
-    const result = results[i] ?? readAnalysed(root, paths[i], regular?.[i]);
+    const result = results[i] ?? readAnalysed(root, paths[i], regular?.[i], summarizer);
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
@@ -115,7 +147,9 @@ export async function readDocs(
 
 /**
  * Reads one doc with {@linkcode readDocSync} and attaches its analysis (text
- * docs). Returns why it is left out instead ("" when silently).
+ * docs) or, given a `summarizer`, its summary instead (links checked; the text
+ * and analysis are not kept). Returns why it is left out instead ("" when
+ * silently).
  *
  * @example
  * ```ts
@@ -134,15 +168,55 @@ export function readAnalysed(
   root: string,
   path: string,
   regularFile = false,
+  summarizer?: Summarizer,
 ): FileRead | string {
   const read = readDocSync(root, path, { regularFile });
   if (typeof read === "string" || read.kind !== "text") return read;
   try {
-    read.analysis = analyzeDoc(read.text, path);
+    const analysis = analyzeDoc(read.text, path);
+    if (summarizer === undefined) read.analysis = analysis;
+    else {
+      const facts = summarizer.check(path, analysis);
+      read.summary = summarizeDoc(
+        read.contentKey ?? read.text,
+        analysis,
+        facts,
+        summarizer.keepLinks,
+      );
+      read.text = "";
+      delete read.contentKey;
+    }
   } catch (err) {
     return `could not be analysed (${_reason(err)})`;
   }
   return read;
+}
+
+/**
+ * A {@linkcode LinkChecker} over the listing `source`, for one thread: the
+ * index is built here, paths missing from it are looked up on disk under
+ * `root`, and each target's state is remembered across docs.
+ *
+ * @example
+ * ```ts
+ * import { linkChecker } from "./read_docs.ts";
+ * import { analyzeDoc } from "./analyze_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/built.md`, "# Not listed, but on disk\n");
+ * const check = linkChecker(root, { paths: ["a.md"], nonFiles: [], opaque: [] });
+ * const facts = check("a.md", analyzeDoc("[b](built.md) [c](gone.md)\n", "a.md"));
+ * assert.deepEqual(facts.targets, ["built.md"]);
+ * assert.deepEqual(facts.broken.map((b) => b.target), ["gone.md"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function linkChecker(root: string, source: PathIndexSource): LinkChecker {
+  const entry = dirEntries(root);
+  const index = new PathIndex(source, (path) => entry(path) !== undefined);
+  const memo = new Map<string, TargetState>();
+  return (path, doc) => checkDocLinks(path, doc, index, memo);
 }
 
 /** A message from the helper: one batch's results, or the end. */
@@ -162,6 +236,10 @@ export interface HelperJob {
   counter: Int32Array;
   /** Paths per batch. */
   batch: number;
+  /** The listing, when links are checked as docs are read. */
+  links: PathIndexSource | undefined;
+  /** Keep each doc's links in its summary. */
+  keepLinks: boolean;
 }
 
 /**

@@ -17,7 +17,9 @@ import {
 import { globMatcher } from "./glob_matcher.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
-import { resolveLink } from "./resolve_link.ts";
+import { checkDocLinks, type TargetState } from "./check_doc_links.ts";
+import { type DocSummary, summarizeDoc } from "./summarize_doc.ts";
+import { PathIndex, type PathIndexSource } from "./path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -71,7 +73,7 @@ export interface ScanArtifact {
 export type FileRead =
   | {
     kind: "text";
-    /** Decoded text (invalid UTF-8 replaced by U+FFFD, BOM removed); only a prefix when `truncated`. */
+    /** Decoded text (invalid UTF-8 replaced by U+FFFD, BOM removed); only a prefix when `truncated`; "" once summarised. */
     text: string;
     /** Size in bytes of the whole file. */
     bytes: number;
@@ -85,6 +87,11 @@ export type FileRead =
     mtimeMs: number;
     /** The analysis of `text`, when the reader already made it (else made here). */
     analysis?: DocAnalysis;
+    /**
+     * What the scan needs of the doc, when the reader already made it (then
+     * `text` is "" and `analysis` absent: they are not kept); else made here.
+     */
+    summary?: DocSummary;
   }
   | { kind: "binary"; bytes: number; lines: number; mtimeMs: number };
 
@@ -191,7 +198,15 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const counts = { dir: 0, ignore: 0, frozen: 0, append_only: 0 };
   const excluded: ScanArtifact["excluded"] = [];
   const shortlist: string[] = [];
-  const analysed = new Map<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>();
+  const analysed = new Map<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>();
+  // Summaries the readers did not make are made here, links checked against the listing.
+  let index: PathIndex | undefined;
+  const memo = new Map<string, TargetState>();
+  const summarize = (read: FileRead & { kind: "text" }, path: string) => {
+    const analysis = read.analysis ?? analyzeDoc(read.text, path);
+    const facts = checkDocLinks(path, analysis, index ??= _index(input), memo);
+    return summarizeDoc(read.contentKey ?? read.text, analysis, facts);
+  };
 
   const files = [...input.files].sort((a, b) => byCodePoint(a.path, b.path));
   for (const file of files) {
@@ -206,7 +221,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const read = input.reads.get(file.path);
     if (read === undefined) continue;
     if (read.kind === "text") {
-      const doc = read.analysis ?? analyzeDoc(read.text, file.path);
+      const doc = read.summary ?? summarize(read, file.path);
       analysed.set(file.path, { read, doc });
       if (doc.hygiene === "frozen") {
         counts.frozen++;
@@ -222,15 +237,14 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     shortlist.push(file.path);
   }
 
-  const index = _pathIndex(input.files, input.opaque, input.onDisk);
   const shortlisted = new Set(shortlist);
-  // Link target → what is known about it, looked up once per link.
+  // Existing link target → what is known about it, looked up once per link.
   const targets = new Map<string, _Target>();
   const findings = new Map<string, Signal[]>();
   for (const path of shortlist) {
     const entry = analysed.get(path);
     if (entry === undefined) continue;
-    findings.set(path, _linkFindings(path, entry.doc, analysed, index, shortlisted, targets));
+    findings.set(path, _linkFindings(path, entry.doc, analysed, shortlisted, targets));
   }
   const duplicates = _duplicates(analysed);
   const rules = config.rules;
@@ -305,173 +319,105 @@ function _stager(config: Config, ignored: (path: string) => boolean): (path: str
   };
 }
 
-interface _PathIndex {
-  /** Files and every ancestor directory (no trailing slash; the root is ""). */
-  exists: Set<string>;
-  /** Lower-cased `exists`, for the `case` hint. */
-  folded: Set<string>;
-  /** Directories (and symlinks) whose contents are unknown. */
-  opaque: Set<string>;
-  /** First segments of `opaque` (a path under none of them is under no opaque directory). */
-  opaqueTops: Set<string>;
-  /** The on-disk fallback, memoised. */
-  onDisk: (path: string) => boolean;
-}
-
-function _pathIndex(
-  files: readonly ListedFile[],
-  opaque: readonly string[],
-  onDisk: ((path: string) => boolean) | undefined,
-): _PathIndex {
-  const exists = new Set<string>([""]);
-  for (const { path } of files) {
-    exists.add(path);
-    for (let i = path.lastIndexOf("/"); i > 0; i = path.lastIndexOf("/", i - 1)) {
-      const dir = path.slice(0, i);
-      if (exists.has(dir)) break;
-      exists.add(dir);
-    }
-  }
-  // The state and git directories are never listed: paths into them are not checked.
-  const opaqueSet = new Set([...opaque, ...ALWAYS_EXCLUDED_DIRS]);
-  for (const dir of opaque) {
-    for (let i = dir.lastIndexOf("/"); i > 0; i = dir.lastIndexOf("/", i - 1)) {
-      exists.add(dir.slice(0, i));
-    }
-    exists.add(dir);
-  }
-  for (const f of files) if (f.type !== "file") opaqueSet.add(f.path);
-  const folded = new Set<string>();
-  for (const p of exists) folded.add(p.toLowerCase());
-  const seen = new Map<string, boolean>();
-  const memo = (path: string) => {
-    let found = seen.get(path);
-    if (found === undefined) seen.set(path, found = onDisk?.(path) ?? false);
-    return found;
-  };
-  const opaqueTops = new Set<string>();
-  for (const dir of opaqueSet) opaqueTops.add(dir.split("/")[0]);
-  return { exists, folded, opaque: opaqueSet, opaqueTops, onDisk: memo };
-}
-
-/** Listed (exactly), or on disk when no listed path differs from it only by letter case. */
-function _exists(path: string, index: _PathIndex): boolean {
-  if (index.exists.has(path)) return true;
-  return !index.folded.has(path.toLowerCase()) && index.onDisk(path);
-}
-
-function _underOpaque(path: string, index: _PathIndex): boolean {
-  const slash = path.indexOf("/");
-  if (slash < 0 || !index.opaqueTops.has(path.slice(0, slash))) return false;
-  for (let i = path.indexOf("/"); i > 0; i = path.indexOf("/", i + 1)) {
-    if (index.opaque.has(path.slice(0, i))) return true;
-  }
-  return false;
-}
-
 /** Docs GitHub renders as Markdown, whose headings are link fragments. */
 const _RENDERED = /\.(md|markdown)$/i;
 
 function _linkFindings(
   path: string,
-  doc: DocAnalysis,
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>,
-  index: _PathIndex,
+  doc: DocSummary,
+  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   shortlisted: ReadonlySet<string>,
   targets: Map<string, _Target>,
 ): Signal[] {
-  const links: Signal[] = [];
-  const anchors: Signal[] = [];
-  const paths: Signal[] = [];
-  for (const link of doc.links) {
-    const resolved = resolveLink(path, link.target);
-    if (resolved === undefined) continue;
-    const fragment = resolved.fragment;
-    if (resolved.path === undefined || resolved.path === path) {
-      if (fragment && !_hasAnchor(doc.anchors, fragment)) {
-        anchors.push({ kind: "broken_anchor", line: link.line, target: link.target });
-      }
-      continue;
-    }
-    // Resolved paths never end in `/`.
-    const target = resolved.path === "." ? "" : resolved.path;
+  const facts = doc.linkFacts;
+  for (const target of facts.targets) {
     let known = targets.get(target);
-    if (known === undefined) {
-      targets.set(target, known = _target(target, analysed, index, shortlisted));
+    if (known === undefined) targets.set(target, known = _target(target, analysed, shortlisted));
+    if (known.shortlisted) known.count++;
+  }
+  const anchors: { kind: "broken_anchor"; line: number; target: string }[] = [];
+  for (const ref of facts.fragments) {
+    let headings = doc.anchors as ReadonlySet<string> | undefined;
+    if (ref.path !== path) {
+      let known = targets.get(ref.path);
+      if (known === undefined) {
+        targets.set(ref.path, known = _target(ref.path, analysed, shortlisted));
+      }
+      headings = known.anchors;
     }
-    if (known.state === "exists") {
-      // Each doc's links are checked together: one compare counts distinct linking docs.
-      if (known.shortlisted && target !== path && known.last !== path) {
-        known.count++;
-        known.last = path;
-      }
-      if (fragment && known.anchors !== undefined && !_hasAnchor(known.anchors, fragment)) {
-        anchors.push({ kind: "broken_anchor", line: link.line, target: link.target });
-      }
-    } else if (known.state === "missing") {
-      links.push({ kind: "broken_link", line: link.line, target: link.target, hint: known.hint });
+    if (headings !== undefined && !_hasAnchor(headings, ref.fragment)) {
+      anchors.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
     }
   }
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
-  for (const inline of doc.inlinePaths) {
-    const candidate = inline.path.replace(/^\.\//, "").replace(/\/+$/, "");
-    if (index.opaque.has(candidate) || _underOpaque(candidate, index)) continue;
-    if (_exists(candidate, index)) continue;
-    // A path relative to the doc's own directory is not missing either.
-    const local = dir === "" ? undefined : resolveLink(path, candidate)?.path;
-    if (local !== undefined && _exists(local, index)) continue;
-    paths.push({ kind: "missing_path", line: inline.line, path: inline.path });
-  }
-  const byLine = (a: Signal, b: Signal) =>
-    (a as { line: number }).line - (b as { line: number }).line;
-  return [...links.sort(byLine), ...anchors.sort(byLine), ...paths.sort(byLine)];
+  const byLine = (a: { line: number }, b: { line: number }) => a.line - b.line;
+  return [
+    ...facts.broken.sort(byLine).map((b): Signal => ({ kind: "broken_link", ...b })),
+    ...anchors.sort(byLine),
+    ...facts.missing.sort(byLine).map((m): Signal => ({ kind: "missing_path", ...m })),
+  ];
 }
 
-/** What the link checker knows about one resolved link target. */
+/** What the link checker knows about one existing link target. */
 interface _Target {
-  /** `opaque`: under a directory whose contents are unknown (not checked). */
-  state: "exists" | "opaque" | "missing";
-  /** For a missing target: the near miss. */
-  hint: "case" | "extension" | null;
   /** An existing, shortlisted doc (its inbound links are counted). */
   shortlisted: boolean;
-  /** Headings of an existing, rendered, fully analysed doc (fragments are checked against them). */
+  /** Headings of a rendered, fully analysed doc (fragments are checked against them). */
   anchors: ReadonlySet<string> | undefined;
-  /** Distinct docs linking here, and the last one counted. */
+  /** Distinct shortlisted docs linking here. */
   count: number;
-  last: string;
 }
 
 function _target(
   target: string,
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocAnalysis }>,
-  index: _PathIndex,
+  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   shortlisted: ReadonlySet<string>,
 ): _Target {
-  const known: _Target = {
-    state: "exists",
-    hint: null,
-    shortlisted: false,
-    anchors: undefined,
+  const other = analysed.get(target);
+  return {
+    shortlisted: shortlisted.has(target),
+    anchors: other !== undefined && !other.read.truncated && _RENDERED.test(target)
+      ? other.doc.anchors
+      : undefined,
     count: 0,
-    last: "",
   };
-  if (_exists(target, index)) {
-    known.shortlisted = shortlisted.has(target);
-    const other = analysed.get(target);
-    if (other !== undefined && !other.read.truncated && _RENDERED.test(target)) {
-      known.anchors = other.doc.anchors;
-    }
-  } else if (index.opaque.has(target) || _underOpaque(target, index)) known.state = "opaque";
-  else {
-    known.state = "missing";
-    known.hint = index.folded.has(target.toLowerCase())
-      ? "case"
-      : index.exists.has(`${target}.md`)
-      ? "extension"
-      : null;
+}
+
+/** The index of the listing, with the input's on-disk fallback. */
+function _index(input: ScanInput): PathIndex {
+  return new PathIndex(pathIndexSource(input.files, input.opaque), input.onDisk);
+}
+
+/**
+ * The listing facts a {@linkcode PathIndex} is built from, as plain data (it
+ * crosses to the reading threads, which check links as they read).
+ *
+ * @example
+ * ```ts
+ * import { pathIndexSource } from "./scan_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const files = [
+ *   { path: "a.md", tracked: true, type: "file" as const },
+ *   { path: "vendor", tracked: true, type: "gitlink" as const },
+ * ];
+ * assert.deepEqual(pathIndexSource(files, ["build"]), {
+ *   paths: ["a.md", "vendor"],
+ *   nonFiles: ["vendor"],
+ *   opaque: ["build"],
+ * });
+ * ```
+ */
+export function pathIndexSource(
+  files: readonly ListedFile[],
+  opaque: readonly string[],
+): PathIndexSource {
+  const paths: string[] = [];
+  const nonFiles: string[] = [];
+  for (const file of files) {
+    paths.push(file.path);
+    if (file.type !== "file") nonFiles.push(file.path);
   }
-  return known;
+  return { paths, nonFiles, opaque: [...opaque] };
 }
 
 function _hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
@@ -479,16 +425,14 @@ function _hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
 }
 
 function _duplicates(
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" } }>,
+  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
 ): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const [path, { read }] of analysed) {
+  for (const [path, { read, doc }] of analysed) {
     if (read.truncated) continue;
-    const key = read.contentKey ??
-      (read.text.includes("\r") ? read.text.replace(/\r\n?/g, "\n") : read.text);
-    const group = groups.get(key);
+    const group = groups.get(doc.contentKey);
     if (group) group.push(path);
-    else groups.set(key, [path]);
+    else groups.set(doc.contentKey, [path]);
   }
   const result = new Map<string, string[]>();
   for (const group of groups.values()) {

@@ -15,7 +15,8 @@ import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import { type GitAges, readGitAges } from "./read_git_ages.ts";
 import { readDocs } from "./read_docs.ts";
-import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { pathIndexSource, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { dirEntries } from "./dir_entries.ts";
 import { pathExists } from "./path_exists.ts";
 
 /** Options of {@linkcode scanRepository}. */
@@ -97,12 +98,14 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   let gitPending = inGit;
   const settled = () => gitPending = false;
   agesPromise.then(settled, settled);
-  const listDir = _dirLister(root);
+  const entry = dirEntries(root);
   const { reads, warnings: unread } = await readDocs(root, paths, {
     busy: () => gitPending,
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
-    regularFile: inGit ? (path) => _entry(listDir, path) === true : undefined,
+    regularFile: inGit ? (path) => entry(path) === true : undefined,
+    links: pathIndexSource(listing.files, listing.opaque),
+    keepLinks: options.keepLinks,
   });
   warnings.push(...unread);
   const git = await agesPromise;
@@ -126,56 +129,15 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     opaque: listing.opaque,
     ignored,
     reads,
-    onDisk: (path) => _entry(listDir, path) !== undefined,
+    onDisk: (path) => entry(path) !== undefined,
   });
   if (!options.keepLinks) return { artifact, warnings };
   const links = new Map<string, DocLink[]>();
   for (const path of artifact.shortlist) {
     const read = reads.get(path);
     if (read?.kind === "text") {
-      links.set(path, (read.analysis ?? analyzeDoc(read.text, path)).links);
+      links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
     }
   }
   return { artifact, warnings, links };
-}
-
-/**
- * Lists directories of the working tree on demand, once each: name → whether
- * it is a regular file. `undefined` when the directory could not be listed for
- * another reason than not existing (it may still be traversable). Serves the
- * lstat-free reads and the on-disk fallback for links to unlisted files
- * (e.g. ignored ones).
- */
-function _dirLister(root: string): (dir: string) => Map<string, boolean> | undefined {
-  const dirs = new Map<string, Map<string, boolean> | undefined>();
-  const none = new Map<string, boolean>();
-  const list = (dir: string): Map<string, boolean> | undefined => {
-    if (dirs.has(dir)) return dirs.get(dir);
-    let names: Map<string, boolean> | undefined = none;
-    const slash = dir.lastIndexOf("/");
-    const parent = dir === "" ? undefined : list(slash < 0 ? "" : dir.slice(0, slash));
-    if (parent === undefined || parent.has(slash < 0 ? dir : dir.slice(slash + 1))) {
-      try {
-        names = new Map();
-        for (const entry of Deno.readDirSync(dir === "" ? root : join(root, dir))) {
-          names.set(entry.name, entry.isFile);
-        }
-      } catch (err) {
-        // Missing: nothing in it exists. Unreadable: nothing in it is known to exist.
-        names = err instanceof Deno.errors.NotFound ? none : undefined;
-      }
-    }
-    dirs.set(dir, names);
-    return names;
-  };
-  return list;
-}
-
-/** Whether `path` is listed as a regular file (`true`), as something else (`false`), or not at all. */
-function _entry(
-  list: (dir: string) => Map<string, boolean> | undefined,
-  path: string,
-): boolean | undefined {
-  const slash = path.lastIndexOf("/");
-  return list(slash < 0 ? "" : path.slice(0, slash))?.get(slash < 0 ? path : path.slice(slash + 1));
 }

@@ -1,0 +1,132 @@
+/**
+ * The link facts of one document that need no other document: which links
+ * point at missing paths, which inline-code paths are missing, and where the
+ * rest point. Made by the reading threads, in parallel, as each doc is read.
+ *
+ * @module
+ */
+
+import type { DocAnalysis } from "./analyze_doc.ts";
+import type { PathIndex } from "./path_index.ts";
+import { resolveLink } from "./resolve_link.ts";
+
+/** A link with a fragment into an existing doc (or into the doc itself). */
+export interface FragmentRef {
+  /** 1-based line of the link. */
+  line: number;
+  /** The target as written. */
+  target: string;
+  /** The resolved root-relative path (`""` for the root); the doc's own path for `#x`. */
+  path: string;
+  /** The decoded fragment, when there is one. */
+  fragment: string;
+}
+
+/** A link to a path that does not exist. */
+export interface BrokenLink {
+  /** 1-based line of the link. */
+  line: number;
+  /** The target as written. */
+  target: string;
+  /** The near miss: a listed path differing only by letter case, or by a missing `.md`. */
+  hint: "case" | "extension" | null;
+}
+
+/** What {@linkcode checkDocLinks} found, each list in document order. */
+export interface DocLinkFacts {
+  /** Links to paths that do not exist. */
+  broken: BrokenLink[];
+  /** The existing paths linked to, other than the doc itself, once each (inbound links are counted from them). */
+  targets: string[];
+  /** Links with a fragment into an existing path or the doc itself (anchors are checked later, against the target's headings). */
+  fragments: FragmentRef[];
+  /** Inline-code paths that exist neither from the root nor from the doc's directory. */
+  missing: { line: number; path: string }[];
+}
+
+/**
+ * What is known about a resolved link target: it exists, it is under an
+ * opaque directory (not checked), or it is missing (with its near-miss hint).
+ */
+export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
+
+/**
+ * Resolves every link of a doc and checks its path against `index`; checks
+ * its inline-code paths from the root and from the doc's directory. Links
+ * that are not checked (URLs, root-absolute, out of the root, under an opaque
+ * directory) are left out. `memo` caches the state of each resolved target
+ * across docs.
+ *
+ * @example
+ * ```ts
+ * import { checkDocLinks } from "./check_doc_links.ts";
+ * import { PathIndex } from "./path_index.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const index = new PathIndex({ paths: ["docs/a.md", "README.md"], nonFiles: [], opaque: [] });
+ * const facts = checkDocLinks("docs/a.md", {
+ *   links: [
+ *     { line: 1, target: "../README.md#usage", kind: "inline" },
+ *     { line: 2, target: "b.md", kind: "inline" },
+ *     { line: 3, target: "https://example.com", kind: "inline" },
+ *   ],
+ *   inlinePaths: [{ line: 4, path: "src/gone.ts" }],
+ * }, index);
+ * assert.deepEqual(facts.targets, ["README.md"]);
+ * assert.deepEqual(facts.fragments, [
+ *   { line: 1, target: "../README.md#usage", path: "README.md", fragment: "usage" },
+ * ]);
+ * assert.deepEqual(facts.broken, [{ line: 2, target: "b.md", hint: null }]);
+ * assert.deepEqual(facts.missing, [{ line: 4, path: "src/gone.ts" }]);
+ * ```
+ */
+export function checkDocLinks(
+  path: string,
+  doc: Pick<DocAnalysis, "links" | "inlinePaths">,
+  index: PathIndex,
+  memo: Map<string, TargetState> = new Map(),
+): DocLinkFacts {
+  const facts: DocLinkFacts = { broken: [], targets: [], fragments: [], missing: [] };
+  const linked = new Set<string>();
+  for (const link of doc.links) {
+    const resolved = resolveLink(path, link.target);
+    if (resolved === undefined) continue;
+    const { fragment } = resolved;
+    if (resolved.path === undefined || resolved.path === path) {
+      if (fragment) facts.fragments.push({ line: link.line, target: link.target, path, fragment });
+      continue;
+    }
+    // Resolved paths never end in `/`.
+    const target = resolved.path === "." ? "" : resolved.path;
+    let state = memo.get(target);
+    if (state === undefined) {
+      state = index.exists(target)
+        ? "exists"
+        : index.isOpaque(target)
+        ? "opaque"
+        : index.hint(target);
+      memo.set(target, state);
+    }
+    if (state === "exists") {
+      if (!linked.has(target)) {
+        linked.add(target);
+        facts.targets.push(target);
+      }
+      if (fragment) {
+        facts.fragments.push({ line: link.line, target: link.target, path: target, fragment });
+      }
+    } else if (state !== "opaque") {
+      facts.broken.push({ line: link.line, target: link.target, hint: state });
+    }
+  }
+  const inDir = path.includes("/");
+  for (const inline of doc.inlinePaths) {
+    const candidate = inline.path.replace(/^\.\//, "").replace(/\/+$/, "");
+    if (index.isOpaque(candidate) || index.exists(candidate)) continue;
+    // A path relative to the doc's own directory is not missing either.
+    const local = inDir ? resolveLink(path, candidate)?.path : undefined;
+    if (local !== undefined && index.exists(local)) continue;
+    facts.missing.push({ line: inline.line, path: inline.path });
+  }
+  return facts;
+}
