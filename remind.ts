@@ -24,7 +24,7 @@ import {
 import { findRoot } from "./lib/find_root.ts";
 import { formatBanner } from "./lib/format_banner.ts";
 import { readThreshold } from "./lib/read_threshold.ts";
-import { ensureStateDir, hasWritePermission, resolveStateDir } from "./lib/state_dir.ts";
+import { ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, updateState } from "./lib/state_file.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -89,8 +89,9 @@ export async function remind(request: RemindRequest): Promise<ReminderDecision |
   const now = request.clock.now();
   const [read, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
   if (!decideReminder(read.state, now, threshold).show) return undefined;
-  // Started outside the root, --allow-write=.dochygiene names another directory.
-  if (!hasWritePermission(stateDir)) return undefined;
+  // Started outside the root, --allow-write=.dochygiene names another directory:
+  // the first write (mkdir or the temp file) then throws NotCapable before
+  // anything is written, which is cheaper than a permission query on every banner.
   if (read.status === "missing") await ensureStateDir(root);
   let shown: ReminderDecision | undefined;
   await updateState(stateDir, (current) => {
@@ -119,7 +120,7 @@ export async function main(args: string[]): Promise<number> {
     const options = _parseArgs(args);
     if (options === undefined) return 0;
     if (options.help || options.version) {
-      await _print(options.help ? _USAGE : `dochygiene remind ${VERSION}\n`);
+      _print(options.help ? _USAGE : `dochygiene remind ${VERSION}\n`);
       return 0;
     }
     if (_isSet(Deno.env.get("CI")) || _isSet(Deno.env.get("DOCHYGIENE_DISABLE"))) return 0;
@@ -130,7 +131,7 @@ export async function main(args: string[]): Promise<number> {
     if (decision === undefined) return 0;
     const banner = formatBanner(decision);
     const text = (options.format ?? (Deno.stdout.isTerminal() ? "text" : "json")) === "text";
-    await _print(`${text ? banner.text : banner.line}\n`);
+    _print(`${text ? banner.text : banner.line}\n`);
   } catch {
     // The contract: a reminder never breaks a session, so every failure is silence.
   }
@@ -210,10 +211,11 @@ function _payloadCwd(payload: unknown): string | undefined {
   return typeof cwd === "string" && cwd !== "" ? cwd : undefined;
 }
 
-async function _print(text: string): Promise<void> {
+/** Synchronous: an async write is a hop to Deno's thread pool (start-up time). */
+function _print(text: string): void {
   const bytes = new TextEncoder().encode(text);
   let written = 0;
-  while (written < bytes.length) written += await Deno.stdout.write(bytes.subarray(written));
+  while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { findEntry } from "./find_entry.ts";
 import { dirname, resolve } from "./path.ts";
 
 /**
@@ -30,16 +31,22 @@ export async function findRoot(start: string): Promise<string> {
   const origin = resolve(start);
   let dir = origin;
   while (true) {
-    if (_exists(`${dir}/.git`)) return dir;
+    if (_hasGit(dir)) return dir;
     const parent = dirname(dir);
     if (parent === dir) return origin;
     dir = parent;
   }
 }
 
-function _exists(path: string): boolean {
+/** Whether `dir` holds a `.git` entry of any kind; listed, so a miss throws nothing. */
+function _hasGit(dir: string): boolean {
   try {
-    Deno.lstatSync(path);
+    return findEntry(dir, ".git") !== undefined;
+  } catch {
+    // Not listable (search permission only): lstat can still see the entry.
+  }
+  try {
+    Deno.lstatSync(`${dir}/.git`);
     return true;
   } catch {
     return false;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { findEntry } from "./find_entry.ts";
 import { join } from "./path.ts";
 
 /** The threshold when the config does not set one (DESIGN.md's default). */
@@ -47,18 +48,14 @@ const _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/
  */
 export async function readThreshold(root: string): Promise<number> {
   try {
+    // Listed first: most projects have no config, and a thrown NotFound costs start-up time.
+    if (findEntry(root, _CONFIG_FILE) === undefined) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    let text: string;
-    try {
-      // Synchronous calls: cheaper than async ones on the hook's start-up path.
-      const info = Deno.statSync(path);
-      // A FIFO or device would block the read; loadConfig refuses both anyway.
-      if (!info.isFile || info.size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
-      text = Deno.readTextFileSync(path);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return DEFAULT_THRESHOLD_DAYS;
-      throw err;
-    }
+    // Synchronous calls: cheaper than async ones on the hook's start-up path.
+    const info = Deno.statSync(path);
+    // A FIFO or device would block the read; loadConfig refuses both anyway.
+    if (!info.isFile || info.size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+    const text = Deno.readTextFileSync(path);
     const scanned = _scan(text);
     if (scanned !== undefined) return scanned;
     // A non-literal specifier: Deno then leaves this module (and its npm packages)

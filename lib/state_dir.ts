@@ -7,6 +7,7 @@
 
 import { isAbsolute, join, relative } from "./path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { findEntry } from "./find_entry.ts";
 
 /** Name of the state directory inside the root. */
 export const STATE_DIR_NAME = ".dochygiene";
@@ -32,16 +33,8 @@ export const STATE_DIR_NAME = ".dochygiene";
 // deno-lint-ignore require-await
 export async function resolveStateDir(root: string): Promise<string> {
   const dir = join(root, STATE_DIR_NAME);
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(dir);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return dir;
-    throw new DochygieneError(
-      "STATE_DIR_INVALID",
-      `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
-    );
-  }
+  const info = _inspect(root, dir);
+  if (info === undefined) return dir;
   if (info.isSymlink) {
     throw new DochygieneError(
       "STATE_DIR_SYMLINK",
@@ -126,6 +119,28 @@ export function assertWritePermission(stateDir: string, root: string): void {
  */
 export function hasWritePermission(stateDir: string): boolean {
   return Deno.permissions.querySync({ name: "write", path: stateDir }).state === "granted";
+}
+
+/**
+ * The kind of `<root>/.dochygiene` without following a symlink, or `undefined`
+ * when absent. Looked up in the root's listing (no stat, no thrown NotFound on
+ * the hook's start-up path); `lstat` when the root cannot be listed.
+ */
+function _inspect(root: string, dir: string): Deno.DirEntry | Deno.FileInfo | undefined {
+  try {
+    return findEntry(root, STATE_DIR_NAME);
+  } catch {
+    // Not listable (search permission only): lstat below.
+  }
+  try {
+    return Deno.lstatSync(dir);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw new DochygieneError(
+      "STATE_DIR_INVALID",
+      `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
+    );
+  }
 }
 
 function _reason(err: unknown): string {

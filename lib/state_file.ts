@@ -9,6 +9,7 @@ import { join } from "./path.ts";
 import { atomicWrite } from "./atomic_write.ts";
 import { type Clock, fileStamp } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { findEntry } from "./find_entry.ts";
 import { type LockOptions, withLock } from "./with_lock.ts";
 
 /** File name of the state file inside the state directory. */
@@ -118,9 +119,13 @@ export async function readState(stateDir: string): Promise<StateRead> {
   const path = join(stateDir, STATE_FILE_NAME);
   let text: string;
   try {
-    // A FIFO or a device (a symlink to /dev/zero) would block or never end: stat first.
-    const info = Deno.statSync(path);
-    if (!info.isFile && !info.isDirectory) throw new _NotRegular();
+    const listed = _listed(stateDir);
+    if (listed === "absent") return { state: emptyState(), status: "missing" };
+    if (listed === "other") {
+      // A FIFO or a device (a symlink to /dev/zero) would block or never end: stat first.
+      const info = Deno.statSync(path);
+      if (!info.isFile && !info.isDirectory) throw new _NotRegular();
+    }
     text = Deno.readTextFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
@@ -137,6 +142,20 @@ export async function readState(stateDir: string): Promise<StateRead> {
   }
   const state = parseState(text);
   return state ? { state, status: "ok" } : { state: emptyState(), status: "corrupt" };
+}
+
+/**
+ * How the state directory lists `state.json`: a regular file is read at once
+ * and an absent one throws nothing (the hook's start-up path); anything else
+ * (a symlink, an unlistable directory) is left to `stat`.
+ */
+function _listed(stateDir: string): "file" | "absent" | "other" {
+  try {
+    const entry = findEntry(stateDir, STATE_FILE_NAME);
+    return entry === undefined ? "absent" : entry.isFile ? "file" : "other";
+  } catch {
+    return "other";
+  }
 }
 
 /** A state path that exists but is neither a file nor a directory. */

@@ -4,7 +4,6 @@
  * @module
  */
 
-import { join } from "./path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 
 /** Options of {@linkcode withLock}. */
@@ -21,15 +20,21 @@ export interface LockOptions {
   held?: boolean;
 }
 
-/** File name of the lock inside the state directory. */
+/**
+ * The name of the lock file that earlier versions kept in the state directory.
+ *
+ * @deprecated The lock is now the state directory itself ({@linkcode withLock}):
+ * no file of this name is created. Kept only while the public API still
+ * re-exports it; a leftover file of this name is harmless.
+ */
 export const LOCK_NAME = "state.lock";
 
 /**
- * Runs `fn` while holding an exclusive advisory lock (`flock`) on
- * `<stateDir>/state.lock`. The kernel drops the lock when its owner dies, so a
- * killed process never blocks anyone; the lock file is unlinked on release and
- * a waiter that locked a file unlinked meanwhile retries on the new one, so
- * there is never more than one holder and no file is left after a clean exit.
+ * Runs `fn` while holding an exclusive advisory lock (`flock`) on the state
+ * directory itself, taken on a read-only descriptor of `stateDir`. No lock
+ * file is created, so none is ever left behind, and a rename inside the
+ * directory (an atomic write) never changes what is locked. The kernel drops
+ * the lock when its owner dies, so a killed process never blocks anyone.
  * Waiting is bounded by `timeoutMs`.
  *
  * @throws {DochygieneError} `LOCK_HELD` (exit 1) when the wait runs out.
@@ -52,70 +57,22 @@ export async function withLock<T>(
 ): Promise<T> {
   const { timeoutMs = 5000, pollMs = 5 } = options;
   if (options.held) return await fn();
-  const path = join(stateDir, LOCK_NAME);
   const deadline = Date.now() + timeoutMs;
-  while (true) {
-    // Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
-    _assertNotOdd(path);
-    const file = Deno.openSync(path, { read: true, write: true, create: true });
-    let locked = false;
-    try {
-      locked = file.tryLockSync(true);
-      if (locked && _isCurrent(file, path)) {
-        try {
-          return await fn();
-        } finally {
-          _quietly(() => Deno.removeSync(path));
-          _quietly(() => file.unlockSync());
-        }
+  // Synchronous syscalls: each async one costs the SessionStart hook a thread hop (remind.ts start-up).
+  const dir = Deno.openSync(stateDir, { read: true });
+  try {
+    while (!dir.tryLockSync(true)) {
+      if (Date.now() >= deadline) {
+        throw new DochygieneError(
+          "LOCK_HELD",
+          `${stateDir} is locked by another dochygiene process; wait for it to finish and run again`,
+        );
       }
-    } finally {
-      file.close();
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
-    if (Date.now() >= deadline) {
-      throw new DochygieneError(
-        "LOCK_HELD",
-        `${path} is held by another dochygiene process; wait for it to finish and run again`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
-}
-
-/**
- * A symlink or directory in the lock's place can never be taken (a symlink's
- * target is not the file at `path`): say so at once instead of waiting it out.
- */
-function _assertNotOdd(path: string): void {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.lstatSync(path);
-  } catch {
-    return; // Absent (the usual case): openSync creates it.
-  }
-  if (!info.isFile) {
-    throw new DochygieneError(
-      "LOCK_INVALID",
-      `${path} is not a regular file: remove it and run again`,
-    );
-  }
-}
-
-/** Whether the locked handle is still the file at `path` (not unlinked by the previous holder). */
-function _isCurrent(file: Deno.FsFile, path: string): boolean {
-  try {
-    const [held, named] = [file.statSync(), Deno.lstatSync(path)];
-    return held.ino === named.ino && held.dev === named.dev;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs a best-effort cleanup step, ignoring its failure. */
-function _quietly(step: () => void): void {
-  try {
-    step();
-  } catch {
-    // Already gone or already unlocked: nothing to clean up.
+    // Closing the descriptor (below) releases the lock, also when `fn` throws.
+    return await fn();
+  } finally {
+    dir.close();
   }
 }
