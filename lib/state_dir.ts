@@ -47,7 +47,14 @@ export async function resolveStateDir(root: string): Promise<string> {
       `${dir} is not a directory; move it away and run again`,
     );
   }
-  const [realRoot, realDir] = [Deno.realPathSync(root), Deno.realPathSync(dir)];
+  let realRoot: string;
+  let realDir: string;
+  try {
+    [realRoot, realDir] = [Deno.realPathSync(root), Deno.realPathSync(dir)];
+  } catch (err) {
+    // Listed in the root but not readable itself (e.g. --deny-read=.dochygiene).
+    throw _inspectError(dir, err);
+  }
   const rel = relative(realRoot, realDir);
   if (rel !== STATE_DIR_NAME || isAbsolute(rel)) {
     throw new DochygieneError(
@@ -136,11 +143,15 @@ function _inspect(root: string, dir: string): Deno.DirEntry | Deno.FileInfo | un
     return Deno.lstatSync(dir);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return undefined;
-    throw new DochygieneError(
-      "STATE_DIR_INVALID",
-      `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
-    );
+    throw _inspectError(dir, err);
   }
+}
+
+function _inspectError(dir: string, err: unknown): DochygieneError {
+  return new DochygieneError(
+    "STATE_DIR_INVALID",
+    `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
+  );
 }
 
 function _reason(err: unknown): string {
