@@ -80,7 +80,7 @@ export {
 
 // The state store.
 export { atomicWrite } from "./lib/atomic_write.ts";
-export { LOCK_NAME, type LockOptions, withLock } from "./lib/with_lock.ts";
+export { type LockOptions, withLock } from "./lib/with_lock.ts";
 export {
   emptyState,
   parseState,

@@ -21,15 +21,6 @@ export interface LockOptions {
 }
 
 /**
- * The name of the lock file that earlier versions kept in the state directory.
- *
- * @deprecated The lock is now the state directory itself ({@linkcode withLock}):
- * no file of this name is created. Kept only while the public API still
- * re-exports it; a leftover file of this name is harmless.
- */
-export const LOCK_NAME = "state.lock";
-
-/**
  * Runs `fn` while holding an exclusive advisory lock (`flock`) on the state
  * directory itself, taken on a read-only descriptor of `stateDir`. No lock
  * file is created, so none is ever left behind, and a rename inside the
