@@ -38,7 +38,10 @@ export interface DocLinkFacts {
   broken: BrokenLink[];
   /** The existing paths linked to, other than the doc itself, once each (inbound links are counted from them). */
   targets: string[];
-  /** Links with a fragment into an existing path or the doc itself (anchors are checked later, against the target's headings). */
+  /**
+   * Links with a fragment into another existing path (checked later, against
+   * that doc's headings) or into the doc itself when it has no such anchor.
+   */
   fragments: FragmentRef[];
   /** Inline-code paths that exist neither from the root nor from the doc's directory. */
   missing: { line: number; path: string }[];
@@ -71,6 +74,7 @@ export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
  *     { line: 3, target: "https://example.com", kind: "inline" },
  *   ],
  *   inlinePaths: [{ line: 4, path: "src/gone.ts" }],
+ *   anchors: new Set(),
  * }, index);
  * assert.deepEqual(facts.targets, ["README.md"]);
  * assert.deepEqual(facts.fragments, [
@@ -82,7 +86,7 @@ export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
  */
 export function checkDocLinks(
   path: string,
-  doc: Pick<DocAnalysis, "links" | "inlinePaths">,
+  doc: Pick<DocAnalysis, "links" | "inlinePaths" | "anchors">,
   index: PathIndex,
   memo: Map<string, TargetState> = new Map(),
 ): DocLinkFacts {
@@ -93,7 +97,9 @@ export function checkDocLinks(
     if (resolved === undefined) continue;
     const { fragment } = resolved;
     if (resolved.path === undefined || resolved.path === path) {
-      if (fragment) facts.fragments.push({ line: link.line, target: link.target, path, fragment });
+      if (fragment && !hasAnchor(doc.anchors, fragment)) {
+        facts.fragments.push({ line: link.line, target: link.target, path, fragment });
+      }
       continue;
     }
     // Resolved paths never end in `/`.
@@ -129,4 +135,21 @@ export function checkDocLinks(
     facts.missing.push({ line: inline.line, path: inline.path });
   }
   return facts;
+}
+
+/**
+ * Whether `fragment` names one of `anchors`, as written or lower-cased
+ * (heading slugs are lower case).
+ *
+ * @example
+ * ```ts
+ * import { hasAnchor } from "./check_doc_links.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(hasAnchor(new Set(["install"]), "Install"));
+ * assert.ok(!hasAnchor(new Set(["install"]), "usage"));
+ * ```
+ */
+export function hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
+  return anchors.has(fragment) || anchors.has(fragment.toLowerCase());
 }

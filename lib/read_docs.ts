@@ -42,12 +42,14 @@ export interface ReadDocsOptions {
 /** Checks one analysed doc's links (see {@linkcode linkChecker}). */
 export type LinkChecker = (path: string, doc: DocAnalysis) => DocLinkFacts;
 
-/** How a reading thread summarises each doc: its link checker, and whether links are kept. */
+/** How a reading thread summarises each doc (see {@linkcode summarizeDoc}). */
 export interface Summarizer {
   /** The thread's link checker. */
   check: LinkChecker;
   /** Keep each doc's links in its summary. */
   keepLinks: boolean;
+  /** The thread's inbound link counts, added to as docs are summarised. */
+  inbound: Map<string, number>;
 }
 
 /** What {@linkcode readDocs} gave. */
@@ -56,6 +58,11 @@ export interface ReadDocsResult {
   reads: Map<string, FileRead>;
   /** One line per doc that was left out for a reason worth telling, in path order. */
   warnings: string[];
+  /**
+   * With `links`: for each existing path, how many summarised docs that are
+   * not frozen or append-only link to it (empty otherwise).
+   */
+  inbound: Map<string, number>;
 }
 
 /** Docs from which a helper thread pays for its start-up (about 50 ms). */
@@ -114,7 +121,8 @@ export async function readDocs(
       (n) => done += n,
     )
     : undefined;
-  const summarizer = links ? { check: linkChecker(root, links), keepLinks } : undefined;
+  const inbound = new Map<string, number>();
+  const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   let done = 0;
   let lastYield = performance.now();
   const take = () => Atomics.add(counter, 0, _BATCH);
@@ -133,7 +141,10 @@ export async function readDocs(
       lastYield = performance.now();
     }
   }
-  if (helper) await helper;
+  const helped = await helper;
+  if (helped) {
+    for (const [path, count] of helped) inbound.set(path, (inbound.get(path) ?? 0) + count);
+  }
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
@@ -142,7 +153,7 @@ export async function readDocs(
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
-  return { reads, warnings };
+  return { reads, warnings, inbound };
 }
 
 /**
@@ -181,6 +192,7 @@ export function readAnalysed(
         read.contentKey ?? read.text,
         analysis,
         facts,
+        summarizer.inbound,
         summarizer.keepLinks,
       );
       read.text = "";
@@ -219,10 +231,10 @@ export function linkChecker(root: string, source: PathIndexSource): LinkChecker 
   return (path, doc) => checkDocLinks(path, doc, index, memo);
 }
 
-/** A message from the helper: one batch's results, or the end. */
+/** A message from the helper: one batch's results, or the end with its inbound link counts. */
 export type HelperMessage =
   | { start: number; results: (FileRead | string)[] }
-  | { done: true };
+  | { done: true; inbound: Map<string, number> };
 
 /** What the helper is started with. */
 export interface HelperJob {
@@ -243,30 +255,36 @@ export interface HelperJob {
 }
 
 /**
- * Starts the helper thread on the shared counter. Resolves when it has
- * returned every batch it took, or failed (to start, or midway: what it did
- * not return stays `undefined` in `results`). Never rejects.
+ * Starts the helper thread on the shared counter. Resolves with its inbound
+ * link counts when it has returned every batch it took; when it fails (to
+ * start, or midway), with `undefined` after clearing every result it gave, so
+ * that this thread reads and counts them all again. Never rejects.
  */
 function _startHelper(
   job: HelperJob,
   results: (FileRead | string | undefined)[],
   onBatch: (count: number) => void,
-): Promise<void> | undefined {
+): Promise<Map<string, number> | undefined> | undefined {
   let worker: Worker;
   try {
     worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), { type: "module" });
   } catch {
     return undefined; // no workers here: this thread reads everything
   }
-  return new Promise<void>((resolve) => {
-    const finish = () => {
+  const given: number[] = [];
+  return new Promise((resolve) => {
+    const finish = (inbound?: Map<string, number>) => {
       worker.terminate();
-      resolve();
+      if (inbound === undefined) {
+        for (const start of given) results.fill(undefined, start, start + job.batch);
+      }
+      resolve(inbound);
     };
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
-      if ("done" in message) return finish();
+      if ("done" in message) return finish(message.inbound);
       message.results.forEach((result, k) => results[message.start + k] = result);
+      given.push(message.start);
       onBatch(message.results.length);
     };
     // A helper that cannot load or throws is not fatal: its share is read here.

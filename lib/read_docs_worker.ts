@@ -15,7 +15,8 @@ const scope = self as unknown as {
 
 scope.onmessage = (event) => {
   const { root, paths, regular, counter, batch, links, keepLinks } = event.data;
-  const summarizer = links ? { check: linkChecker(root, links), keepLinks } : undefined;
+  const inbound = new Map<string, number>();
+  const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
     const end = Math.min(start + batch, paths.length);
     const results = [];
@@ -25,5 +26,5 @@ scope.onmessage = (event) => {
     scope.postMessage({ start, results });
     start = Atomics.add(counter, 0, batch);
   }
-  scope.postMessage({ done: true });
+  scope.postMessage({ done: true, inbound });
 };

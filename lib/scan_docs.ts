@@ -17,8 +17,8 @@ import {
 import { globMatcher } from "./glob_matcher.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
-import { checkDocLinks, type TargetState } from "./check_doc_links.ts";
-import { type DocSummary, summarizeDoc } from "./summarize_doc.ts";
+import { checkDocLinks, hasAnchor, type TargetState } from "./check_doc_links.ts";
+import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { PathIndex, type PathIndexSource } from "./path_index.ts";
 
 /** Version of the artifact schema. */
@@ -124,6 +124,11 @@ export interface ScanInput {
    * missing here could not be read and is left out (not a candidate).
    */
   reads: ReadonlyMap<string, FileRead>;
+  /**
+   * The inbound link counts the readers made with the summaries they made
+   * (see `readDocs`); the links of docs summarised here are added.
+   */
+  inbound?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -202,10 +207,11 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   // Summaries the readers did not make are made here, links checked against the listing.
   let index: PathIndex | undefined;
   const memo = new Map<string, TargetState>();
+  const inbound = new Map<string, number>();
   const summarize = (read: FileRead & { kind: "text" }, path: string) => {
     const analysis = read.analysis ?? analyzeDoc(read.text, path);
     const facts = checkDocLinks(path, analysis, index ??= _index(input), memo);
-    return summarizeDoc(read.contentKey ?? read.text, analysis, facts);
+    return summarizeDoc(read.contentKey ?? read.text, analysis, facts, inbound);
   };
 
   const files = [...input.files].sort((a, b) => byCodePoint(a.path, b.path));
@@ -223,28 +229,23 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     if (read.kind === "text") {
       const doc = read.summary ?? summarize(read, file.path);
       analysed.set(file.path, { read, doc });
-      if (doc.hygiene === "frozen") {
-        counts.frozen++;
-        excluded.push({ path: file.path, reason: "frozen" });
-        continue;
-      }
-      if (doc.appendOnly || doc.hygiene === "append-only") {
-        counts.append_only++;
-        excluded.push({ path: file.path, reason: "append_only" });
+      const reason = contentExclusion(doc);
+      if (reason !== undefined) {
+        counts[reason]++;
+        excluded.push({ path: file.path, reason });
         continue;
       }
     }
     shortlist.push(file.path);
   }
 
-  const shortlisted = new Set(shortlist);
-  // Existing link target → what is known about it, looked up once per link.
-  const targets = new Map<string, _Target>();
+  // Linked doc → its headings, when fragments are checked against them.
+  const headings = new Map<string, ReadonlySet<string> | undefined>();
   const findings = new Map<string, Signal[]>();
   for (const path of shortlist) {
     const entry = analysed.get(path);
     if (entry === undefined) continue;
-    findings.set(path, _linkFindings(path, entry.doc, analysed, shortlisted, targets));
+    findings.set(path, _linkFindings(path, entry.doc, analysed, headings));
   }
   const duplicates = _duplicates(analysed);
   const rules = config.rules;
@@ -273,7 +274,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     if (doc?.status !== undefined) list.push({ kind: "status", value: doc.status });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
-    list.push({ kind: "inbound_links", count: targets.get(path)?.count ?? 0 });
+    const count = (input.inbound?.get(path) ?? 0) + (inbound.get(path) ?? 0);
+    list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
     list.push(...(findings.get(path) ?? []));
@@ -326,26 +328,17 @@ function _linkFindings(
   path: string,
   doc: DocSummary,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
-  shortlisted: ReadonlySet<string>,
-  targets: Map<string, _Target>,
+  headings: Map<string, ReadonlySet<string> | undefined>,
 ): Signal[] {
   const facts = doc.linkFacts;
-  for (const target of facts.targets) {
-    let known = targets.get(target);
-    if (known === undefined) targets.set(target, known = _target(target, analysed, shortlisted));
-    if (known.shortlisted) known.count++;
-  }
   const anchors: { kind: "broken_anchor"; line: number; target: string }[] = [];
   for (const ref of facts.fragments) {
-    let headings = doc.anchors as ReadonlySet<string> | undefined;
+    let known: ReadonlySet<string> | undefined = doc.anchors;
     if (ref.path !== path) {
-      let known = targets.get(ref.path);
-      if (known === undefined) {
-        targets.set(ref.path, known = _target(ref.path, analysed, shortlisted));
-      }
-      headings = known.anchors;
+      if (headings.has(ref.path)) known = headings.get(ref.path);
+      else headings.set(ref.path, known = _headings(ref.path, analysed));
     }
-    if (headings !== undefined && !_hasAnchor(headings, ref.fragment)) {
+    if (known !== undefined && !hasAnchor(known, ref.fragment)) {
       anchors.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
     }
   }
@@ -357,29 +350,15 @@ function _linkFindings(
   ];
 }
 
-/** What the link checker knows about one existing link target. */
-interface _Target {
-  /** An existing, shortlisted doc (its inbound links are counted). */
-  shortlisted: boolean;
-  /** Headings of a rendered, fully analysed doc (fragments are checked against them). */
-  anchors: ReadonlySet<string> | undefined;
-  /** Distinct shortlisted docs linking here. */
-  count: number;
-}
-
-function _target(
+/** Headings of a rendered, fully analysed doc (fragments are checked against them), else `undefined`. */
+function _headings(
   target: string,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
-  shortlisted: ReadonlySet<string>,
-): _Target {
+): ReadonlySet<string> | undefined {
   const other = analysed.get(target);
-  return {
-    shortlisted: shortlisted.has(target),
-    anchors: other !== undefined && !other.read.truncated && _RENDERED.test(target)
-      ? other.doc.anchors
-      : undefined,
-    count: 0,
-  };
+  return other !== undefined && !other.read.truncated && _RENDERED.test(target)
+    ? other.doc.anchors
+    : undefined;
 }
 
 /** The index of the listing, with the input's on-disk fallback. */
@@ -418,10 +397,6 @@ export function pathIndexSource(
     if (file.type !== "file") nonFiles.push(file.path);
   }
   return { paths, nonFiles, opaque: [...opaque] };
-}
-
-function _hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
-  return anchors.has(fragment) || anchors.has(fragment.toLowerCase());
 }
 
 function _duplicates(

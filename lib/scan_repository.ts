@@ -99,7 +99,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const settled = () => gitPending = false;
   agesPromise.then(settled, settled);
   const entry = dirEntries(root);
-  const { reads, warnings: unread } = await readDocs(root, paths, {
+  const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     busy: () => gitPending,
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -129,6 +129,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     opaque: listing.opaque,
     ignored,
     reads,
+    inbound,
     onDisk: (path) => entry(path) !== undefined,
   });
   if (!options.keepLinks) return { artifact, warnings };

@@ -22,8 +22,8 @@ export interface DocSummary {
   checkboxes: DocAnalysis["checkboxes"];
   /** Heading slugs and explicit anchors. */
   anchors: Set<string>;
-  /** The link facts that need no other doc. */
-  linkFacts: DocLinkFacts;
+  /** The link facts that need no other doc (its link targets are counted, not kept). */
+  linkFacts: Omit<DocLinkFacts, "targets">;
   /** The content's identity for duplicates: the text with line endings normalised to `\n`. */
   contentKey: string;
   /** The doc's links, kept only on request (prune's dangling-link check). */
@@ -31,9 +31,11 @@ export interface DocSummary {
 }
 
 /**
- * Summarises a text doc from its analysis and its link facts. `content` is
- * the text, or the read's byte-exact content key when the text does not carry
- * the bytes exactly (invalid UTF-8, a BOM).
+ * Summarises a text doc from its analysis and its link facts, and counts its
+ * link targets into `inbound` (target path → linking docs) unless the doc is
+ * frozen or append-only (see {@linkcode contentExclusion}): only shortlisted
+ * docs' links count. `content` is the text, or the read's byte-exact content
+ * key when the text does not carry the bytes exactly (invalid UTF-8, a BOM).
  *
  * @example
  * ```ts
@@ -41,30 +43,60 @@ export interface DocSummary {
  * import { analyzeDoc } from "./analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
- * const facts = { broken: [], targets: [], fragments: [], missing: [] };
- * const a = summarizeDoc("# A\r\n\r\n- [ ] x\r\n", analyzeDoc("# A\n\n- [ ] x\n", "a.md"), facts);
- * const b = summarizeDoc("# A\n\n- [ ] x\n", analyzeDoc("# A\n\n- [ ] x\n", "b.md"), facts);
- * assert.equal(a.contentKey, b.contentKey);
+ * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [] };
+ * const inbound = new Map<string, number>();
+ * const text = "# A\n\n- [ ] x [b](b.md)\n";
+ * const a = summarizeDoc(text.replaceAll("\n", "\r\n"), analyzeDoc(text, "a.md"), facts, inbound);
+ * const c = summarizeDoc(text, analyzeDoc(text, "c.md"), facts, inbound);
+ * assert.equal(a.contentKey, c.contentKey);
  * assert.deepEqual(a.checkboxes, { done: 0, open: 1 });
  * assert.equal(a.links, undefined);
+ * assert.equal(inbound.get("b.md"), 2);
  * ```
  */
 export function summarizeDoc(
   content: string,
   analysis: DocAnalysis,
   linkFacts: DocLinkFacts,
+  inbound: Map<string, number>,
   keepLinks = false,
 ): DocSummary {
+  const { targets, ...facts } = linkFacts;
   const summary: DocSummary = {
     hygiene: analysis.hygiene,
     appendOnly: analysis.appendOnly,
     status: analysis.status,
     checkboxes: analysis.checkboxes,
     anchors: analysis.anchors,
-    linkFacts,
+    linkFacts: facts,
     // Hashing 20,000 texts in JavaScript costs more than keeping them.
     contentKey: content.includes("\r") ? content.replace(/\r\n?/g, "\n") : content,
   };
   if (keepLinks) summary.links = analysis.links;
+  if (contentExclusion(summary) === undefined) {
+    for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
+  }
   return summary;
+}
+
+/**
+ * Why the pipeline excludes a doc for what it says: `frozen` (frontmatter
+ * `hygiene: frozen`), `append_only` (`hygiene: append-only` or a dated log),
+ * or `undefined` when it does not.
+ *
+ * @example
+ * ```ts
+ * import { contentExclusion } from "./summarize_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(contentExclusion({ hygiene: "frozen", appendOnly: false }), "frozen");
+ * assert.equal(contentExclusion({ hygiene: undefined, appendOnly: true }), "append_only");
+ * assert.equal(contentExclusion({ hygiene: undefined, appendOnly: false }), undefined);
+ * ```
+ */
+export function contentExclusion(
+  doc: Pick<DocSummary, "hygiene" | "appendOnly">,
+): "frozen" | "append_only" | undefined {
+  if (doc.hygiene === "frozen") return "frozen";
+  return doc.appendOnly || doc.hygiene === "append-only" ? "append_only" : undefined;
 }

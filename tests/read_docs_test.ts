@@ -50,6 +50,43 @@ Deno.test("readDocs gives the same reads, in path order, with a helper thread as
   }
 });
 
+Deno.test("readDocs with the listing summarises, checks links and counts inbound links alike with a helper thread", async () => {
+  await using dir = await tempDir();
+  const listed = ["hub.md", "frozen.md"];
+  await Deno.writeTextFile(join(dir.path, "hub.md"), "# Hub\n\n## Setup\n");
+  await Deno.writeTextFile(join(dir.path, "frozen.md"), "---\nhygiene: frozen\n---\n[h](hub.md)\n");
+  for (let i = 0; i < 200; i++) {
+    listed.push(`n-${i}.md`);
+    await Deno.writeTextFile(
+      join(dir.path, `n-${i}.md`),
+      `# N ${i}\n\n[hub](hub.md#setup) [again](./hub.md) [next](n-${i + 1}.md) [self](#n-${i})` +
+        ` [nope](#nope) \`src/m${i}.ts\`\n`,
+    );
+  }
+  const links = { paths: listed, nonFiles: [], opaque: [] };
+  const alone = await readDocs(dir.path, listed, { links, parallelFrom: Infinity });
+  const helped = await readDocs(dir.path, listed, { links, parallelFrom: 0 });
+  assert.deepEqual(helped.reads, alone.reads);
+  for (const { inbound } of [alone, helped]) {
+    // Distinct linking docs; the frozen doc's link does not count.
+    assert.equal(inbound.get("hub.md"), 200);
+    assert.equal(inbound.get("n-1.md"), 1);
+    assert.equal(inbound.get("n-0.md"), undefined);
+  }
+  const read = alone.reads.get("n-199.md");
+  assert.ok(read?.kind === "text" && read.summary !== undefined);
+  assert.equal(read.text, ""); // not kept once summarised
+  assert.deepEqual(read.summary.linkFacts, {
+    broken: [{ line: 3, target: "n-200.md", hint: null }],
+    // The fragment into hub.md is checked later; the doc's own good anchor is not kept.
+    fragments: [
+      { line: 3, target: "hub.md#setup", path: "hub.md", fragment: "setup" },
+      { line: 3, target: "#nope", path: "n-199.md", fragment: "nope" },
+    ],
+    missing: [{ line: 3, path: "src/m199.ts" }],
+  });
+});
+
 Deno.test("readDocs progress with a helper thread never goes backwards or past the total", async () => {
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
