@@ -37,6 +37,12 @@ export interface ReadDocsOptions {
   links?: PathIndexSource;
   /** With `links`: keep each doc's links in its summary (prune's dangling-link check). */
   keepLinks?: boolean;
+  /**
+   * A helper thread started ahead with {@linkcode ReadHelper} (its start-up
+   * then overlaps the caller's listing): used when the paths are many enough,
+   * closed in any case.
+   */
+  helper?: ReadHelper;
 }
 
 /** Checks one analysed doc's links (see {@linkcode linkChecker}). */
@@ -114,13 +120,10 @@ export async function readDocs(
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const links = options.links;
   const keepLinks = options.keepLinks ?? false;
+  const job = { root, paths, regular, counter, batch: _BATCH, links, keepLinks };
   const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
-    ? _startHelper(
-      { root, paths, regular, counter, batch: _BATCH, links, keepLinks },
-      results,
-      (n) => done += n,
-    )
-    : undefined;
+    ? _runHelper(options.helper ?? new ReadHelper(), job, results, (n) => done += n)
+    : options.helper?.close();
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   let done = 0;
@@ -255,26 +258,68 @@ export interface HelperJob {
 }
 
 /**
- * Starts the helper thread on the shared counter. Resolves with its inbound
+ * A helper thread for {@linkcode readDocs} (a Web Worker loading the reader
+ * and analyser). Starting one before the listing is done overlaps its
+ * start-up (~50 ms) with the listing; `readDocs` takes it over.
+ *
+ * @example
+ * ```ts
+ * import { ReadHelper, readDocs } from "./read_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * const helper = new ReadHelper(); // starts loading now
+ * const { reads } = await readDocs(root, ["a.md"], { helper, parallelFrom: 0 });
+ * assert.equal(reads.size, 1);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export class ReadHelper {
+  #worker: Worker | undefined;
+
+  /** Starts the thread; where Workers are unavailable, the helper does nothing. */
+  constructor() {
+    try {
+      this.#worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), {
+        type: "module",
+      });
+    } catch {
+      this.#worker = undefined; // no workers here: the caller's thread reads everything
+    }
+  }
+
+  /** The thread, until closed. */
+  get worker(): Worker | undefined {
+    return this.#worker;
+  }
+
+  /** Stops the thread (idempotent). */
+  close(): undefined {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+}
+
+/**
+ * Runs the helper thread on the shared counter. Resolves with its inbound
  * link counts when it has returned every batch it took; when it fails (to
  * start, or midway), with `undefined` after clearing every result it gave, so
- * that this thread reads and counts them all again. Never rejects.
+ * that this thread reads and counts them all again. Never rejects; closes the
+ * helper.
  */
-function _startHelper(
+function _runHelper(
+  helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
   onBatch: (count: number) => void,
 ): Promise<Map<string, number> | undefined> | undefined {
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), { type: "module" });
-  } catch {
-    return undefined; // no workers here: this thread reads everything
-  }
+  const worker = helper.worker;
+  if (worker === undefined) return undefined;
   const given: number[] = [];
   return new Promise((resolve) => {
     const finish = (inbound?: Map<string, number>) => {
-      worker.terminate();
+      helper.close();
       if (inbound === undefined) {
         for (const start of given) results.fill(undefined, start, start + job.batch);
       }

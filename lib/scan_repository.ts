@@ -14,7 +14,7 @@ import type { GitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import { type GitAges, readGitAges } from "./read_git_ages.ts";
-import { readDocs } from "./read_docs.ts";
+import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { pathIndexSource, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { pathExists } from "./path_exists.ts";
@@ -80,8 +80,23 @@ export interface ScanOutcome {
  * ```
  */
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
-  const { root, config } = options;
+  const { root } = options;
   const inGit = await pathExists(join(root, ".git"));
+  // A large index promises many docs: the helper thread loads while git lists.
+  const helper = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? new ReadHelper() : undefined;
+  try {
+    return await _scan(options, inGit, helper);
+  } finally {
+    helper?.close();
+  }
+}
+
+async function _scan(
+  options: ScanRepositoryOptions,
+  inGit: boolean,
+  helper: ReadHelper | undefined,
+): Promise<ScanOutcome> {
+  const { root, config } = options;
   // git log runs in its own process while this one lists and reads.
   const agesPromise: Promise<GitAges | undefined> = inGit
     ? options.gitFacts?.ages ?? readGitAges(root)
@@ -106,6 +121,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     regularFile: inGit ? (path) => entry(path) === true : undefined,
     links: pathIndexSource(listing.files, listing.opaque),
     keepLinks: options.keepLinks,
+    helper,
   });
   warnings.push(...unread);
   const git = await agesPromise;
@@ -141,4 +157,13 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     }
   }
   return { artifact, warnings, links };
+}
+
+/** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */
+function _indexBytes(root: string): number {
+  try {
+    return Deno.statSync(join(root, ".git", "index")).size;
+  } catch {
+    return 0;
+  }
 }
