@@ -27,8 +27,12 @@ export interface ReadDocsOptions {
   busy?: () => boolean;
   /** Called now and then with how many docs are done of how many. */
   onProgress?: (done: number, total: number) => void;
-  /** Whether a directory listing shows the path as a regular file (read without lstat). */
-  regularFile?: (path: string) => boolean;
+  /**
+   * Look each doc up in its directory's listing first (each thread lists a
+   * directory once): one listed as a regular file is read without an `lstat`
+   * (its `mtimeMs` is then `NaN`: the caller fetches it when it needs it).
+   */
+  skipLstat?: boolean;
   /**
    * The listing: when given, each doc's links are also checked against it as
    * the doc is read (its `linkFacts`), on the thread that read it, with paths
@@ -115,24 +119,25 @@ export async function readDocs(
   paths: readonly string[],
   options: ReadDocsOptions = {},
 ): Promise<ReadDocsResult> {
-  const regular = options.regularFile ? paths.map(options.regularFile) : undefined;
+  const skipLstat = options.skipLstat ?? false;
   const results: (FileRead | string | undefined)[] = new Array(paths.length);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const links = options.links;
   const keepLinks = options.keepLinks ?? false;
-  const job = { root, paths, regular, counter, batch: _BATCH, links, keepLinks };
+  const job = { root, paths, skipLstat, counter, batch: _BATCH, links, keepLinks };
   const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
     ? _runHelper(options.helper ?? new ReadHelper(), job, results, (n) => done += n)
     : options.helper?.close();
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
+  const regular = regularFiles(root, skipLstat);
   let done = 0;
   let lastYield = performance.now();
   const take = () => Atomics.add(counter, 0, _BATCH);
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + _BATCH, paths.length);
     for (let i = start; i < end; i++) {
-      results[i] = readAnalysed(root, paths[i], regular?.[i], summarizer);
+      results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
     }
     done += end - start; // the helper's batches are added as they arrive
     // Let the event loop drain git's output (git blocks on a full pipe), take the helper's
@@ -152,7 +157,7 @@ export async function readDocs(
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
     // A batch the helper took but never returned (it failed) is read here.
-    const result = results[i] ?? readAnalysed(root, paths[i], regular?.[i], summarizer);
+    const result = results[i] ?? readAnalysed(root, paths[i], regular(paths[i]), summarizer);
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
@@ -234,6 +239,30 @@ export function linkChecker(root: string, source: PathIndexSource): LinkChecker 
   return (path, doc) => checkDocLinks(path, doc, index, memo);
 }
 
+/**
+ * Whether a path is listed as a regular file in its directory (each directory
+ * listed once, for this thread), or always `false` when not `enabled`.
+ *
+ * @example
+ * ```ts
+ * import { regularFiles } from "./read_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * await Deno.symlink("a.md", `${root}/link.md`);
+ * const regular = regularFiles(root, true);
+ * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, false]);
+ * assert.equal(regularFiles(root, false)("a.md"), false);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function regularFiles(root: string, enabled: boolean): (path: string) => boolean {
+  if (!enabled) return () => false;
+  const entry = dirEntries(root);
+  return (path) => entry(path) === true;
+}
+
 /** A message from the helper: one batch's results, or the end with its inbound link counts. */
 export type HelperMessage =
   | { start: number; results: (FileRead | string)[] }
@@ -245,8 +274,8 @@ export interface HelperJob {
   root: string;
   /** Root-relative paths. */
   paths: readonly string[];
-  /** Per path: known to be a regular file (read without lstat), when known. */
-  regular: readonly boolean[] | undefined;
+  /** Look docs up in their directory's listing to skip their `lstat`. */
+  skipLstat: boolean;
   /** The shared counter: the index of the next batch to take. */
   counter: Int32Array;
   /** Paths per batch. */

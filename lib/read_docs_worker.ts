@@ -6,7 +6,13 @@
  * @module
  */
 
-import { type HelperJob, type HelperMessage, linkChecker, readAnalysed } from "./read_docs.ts";
+import {
+  type HelperJob,
+  type HelperMessage,
+  linkChecker,
+  readAnalysed,
+  regularFiles,
+} from "./read_docs.ts";
 
 const scope = self as unknown as {
   onmessage: (event: MessageEvent<HelperJob>) => void;
@@ -14,14 +20,15 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { root, paths, regular, counter, batch, links, keepLinks } = event.data;
+  const { root, paths, skipLstat, counter, batch, links, keepLinks } = event.data;
+  const regular = regularFiles(root, skipLstat);
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
     const end = Math.min(start + batch, paths.length);
     const results = [];
     for (let i = start; i < end; i++) {
-      results.push(readAnalysed(root, paths[i], regular?.[i], summarizer));
+      results.push(readAnalysed(root, paths[i], regular(paths[i]), summarizer));
     }
     scope.postMessage({ start, results });
     start = Atomics.add(counter, 0, batch);

@@ -118,7 +118,7 @@ async function _scan(
     busy: () => gitPending,
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
-    regularFile: inGit ? (path) => entry(path) === true : undefined,
+    skipLstat: inGit,
     links: pathIndexSource(listing.files, listing.opaque),
     keepLinks: options.keepLinks,
     helper,
