@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import picomatch from "picomatch";
 import { globMatcher, globProblem } from "../lib/glob_matcher.ts";
 
 Deno.test("globs are anchored at the root and * never crosses /", () => {
@@ -15,6 +16,38 @@ Deno.test("** spans directories, including none", () => {
   assert.ok(m("x/y/z.md"));
   assert.ok(m(".github/CONTRIBUTING.md"), "dot directories match like any other");
   assert.ok(m(".hidden.md"));
+});
+
+Deno.test("**/*.ext globs (the default scope's fast path) match exactly as picomatch does", () => {
+  const globs = ["**/*.md", "**/*.mdx", "**/*.markdown"];
+  const fast = globMatcher(globs);
+  const reference = picomatch(globs, { dot: true });
+  const parts = [
+    "a",
+    ".md",
+    "md",
+    ".",
+    "..",
+    "",
+    "x.md",
+    "é",
+    " ",
+    "*",
+    "[",
+    ":(",
+    "-",
+    ".mdx",
+    "\\",
+  ];
+  let seed = 7;
+  const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2147483648) % parts.length];
+  for (let i = 0; i < 20_000; i++) {
+    const path = Array.from({ length: 1 + (i % 4) }, () => pick() + pick()).join("/");
+    assert.equal(fast(path), reference(path), JSON.stringify(path));
+  }
+  for (const path of ["a.md", ".md", "x/.md", "a.md/", "./a.md", "x/../a.md", "/a.md", "a.MD"]) {
+    assert.equal(fast(path), reference(path), JSON.stringify(path));
+  }
 });
 
 Deno.test("a trailing slash (directory rule) matches the directory path itself", () => {
