@@ -22,8 +22,10 @@ export interface FragmentRef {
   fragment: string;
 }
 
-/** A link to a path that does not exist. */
+/** A link to a path that does not exist: the scan's `broken_link` signal. */
 export interface BrokenLink {
+  /** The signal's kind. */
+  kind: "broken_link";
   /** 1-based line of the link. */
   line: number;
   /** The target as written. */
@@ -32,9 +34,19 @@ export interface BrokenLink {
   hint: "case" | "extension" | null;
 }
 
-/** What {@linkcode checkDocLinks} found, each list in document order. */
+/** An inline-code path that does not exist: the scan's `missing_path` signal. */
+export interface MissingPath {
+  /** The signal's kind. */
+  kind: "missing_path";
+  /** 1-based line of the code span. */
+  line: number;
+  /** The path as written. */
+  path: string;
+}
+
+/** What {@linkcode checkDocLinks} found: signals by line, the rest in document order. */
 export interface DocLinkFacts {
-  /** Links to paths that do not exist. */
+  /** Links to paths that do not exist, by line. */
   broken: BrokenLink[];
   /** The existing paths linked to, other than the doc itself, once each (inbound links are counted from them). */
   targets: string[];
@@ -43,8 +55,8 @@ export interface DocLinkFacts {
    * that doc's headings) or into the doc itself when it has no such anchor.
    */
   fragments: FragmentRef[];
-  /** Inline-code paths that exist neither from the root nor from the doc's directory. */
-  missing: { line: number; path: string }[];
+  /** Inline-code paths that exist neither from the root nor from the doc's directory, by line. */
+  missing: MissingPath[];
 }
 
 /**
@@ -80,8 +92,8 @@ export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
  * assert.deepEqual(facts.fragments, [
  *   { line: 1, target: "../README.md#usage", path: "README.md", fragment: "usage" },
  * ]);
- * assert.deepEqual(facts.broken, [{ line: 2, target: "b.md", hint: null }]);
- * assert.deepEqual(facts.missing, [{ line: 4, path: "src/gone.ts" }]);
+ * assert.deepEqual(facts.broken, [{ kind: "broken_link", line: 2, target: "b.md", hint: null }]);
+ * assert.deepEqual(facts.missing, [{ kind: "missing_path", line: 4, path: "src/gone.ts" }]);
  * ```
  */
 export function checkDocLinks(
@@ -122,7 +134,7 @@ export function checkDocLinks(
         facts.fragments.push({ line: link.line, target: link.target, path: target, fragment });
       }
     } else if (state !== "opaque") {
-      facts.broken.push({ line: link.line, target: link.target, hint: state });
+      facts.broken.push({ kind: "broken_link", line: link.line, target: link.target, hint: state });
     }
   }
   const inDir = path.includes("/");
@@ -132,8 +144,11 @@ export function checkDocLinks(
     // A path relative to the doc's own directory is not missing either.
     const local = inDir ? resolveLink(path, candidate)?.path : undefined;
     if (local !== undefined && index.exists(local)) continue;
-    facts.missing.push({ line: inline.line, path: inline.path });
+    facts.missing.push({ kind: "missing_path", line: inline.line, path: inline.path });
   }
+  // Stable: links on one line keep their order.
+  if (facts.broken.length > 1) facts.broken.sort(_byLine);
+  if (facts.missing.length > 1) facts.missing.sort(_byLine);
   return facts;
 }
 
@@ -152,4 +167,8 @@ export function checkDocLinks(
  */
 export function hasAnchor(anchors: ReadonlySet<string>, fragment: string): boolean {
   return anchors.has(fragment) || anchors.has(fragment.toLowerCase());
+}
+
+function _byLine(a: { line: number }, b: { line: number }): number {
+  return a.line - b.line;
 }

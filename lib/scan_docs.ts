@@ -330,9 +330,9 @@ function _linkFindings(
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   headings: Map<string, ReadonlySet<string> | undefined>,
 ): Signal[] {
-  const facts = doc.linkFacts;
-  const anchors: { kind: "broken_anchor"; line: number; target: string }[] = [];
-  for (const ref of facts.fragments) {
+  const { broken, fragments, missing } = doc.linkFacts;
+  const anchors: Signal[] = [];
+  for (const ref of fragments) {
     let known: ReadonlySet<string> | undefined = doc.anchors;
     if (ref.path !== path) {
       if (headings.has(ref.path)) known = headings.get(ref.path);
@@ -342,12 +342,10 @@ function _linkFindings(
       anchors.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
     }
   }
-  const byLine = (a: { line: number }, b: { line: number }) => a.line - b.line;
-  return [
-    ...facts.broken.sort(byLine).map((b): Signal => ({ kind: "broken_link", ...b })),
-    ...anchors.sort(byLine),
-    ...facts.missing.sort(byLine).map((m): Signal => ({ kind: "missing_path", ...m })),
-  ];
+  if (anchors.length === 0) return missing.length === 0 ? broken : [...broken, ...missing];
+  // Fragments are in document order; anchors are listed by line like the rest.
+  anchors.sort((a, b) => (a as { line: number }).line - (b as { line: number }).line);
+  return [...broken, ...anchors, ...missing];
 }
 
 /** Headings of a rendered, fully analysed doc (fragments are checked against them), else `undefined`. */

@@ -76,13 +76,13 @@ Deno.test("readDocs with the listing summarises, checks links and counts inbound
   assert.ok(read?.kind === "text" && read.summary !== undefined);
   assert.equal(read.text, ""); // not kept once summarised
   assert.deepEqual(read.summary.linkFacts, {
-    broken: [{ line: 3, target: "n-200.md", hint: null }],
+    broken: [{ kind: "broken_link", line: 3, target: "n-200.md", hint: null }],
     // The fragment into hub.md is checked later; the doc's own good anchor is not kept.
     fragments: [
       { line: 3, target: "hub.md#setup", path: "hub.md", fragment: "setup" },
       { line: 3, target: "#nope", path: "n-199.md", fragment: "nope" },
     ],
-    missing: [{ line: 3, path: "src/m199.ts" }],
+    missing: [{ kind: "missing_path", line: 3, path: "src/m199.ts" }],
   });
 });
 
