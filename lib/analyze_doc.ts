@@ -124,13 +124,16 @@ export function inlineCodePath(code: string): string | undefined {
   // Every later step only removes characters, so a span without `/` is never a path.
   if (code.indexOf("/") < 0) return undefined;
   let p = code.trim();
-  if (p.length > 512 || SCHEME.test(p) || NOT_PATH_CHARS.test(p)) return undefined;
-  p = p.replace(LINE_SUFFIX, "");
+  // SCHEME and LINE_SUFFIX need a `:`, which most paths do not have.
+  const colon = p.indexOf(":") >= 0;
+  if (p.length > 512 || (colon && SCHEME.test(p)) || NOT_PATH_CHARS.test(p)) return undefined;
+  if (colon) p = p.replace(LINE_SUFFIX, "");
   while (p.startsWith("./")) p = p.slice(2);
   if (!p.includes("/") || p.startsWith("/") || p.endsWith("/") || p.includes(":")) return undefined;
   const segments = p.split("/");
   if (segments.some((s) => s === "" || s === "." || s === "..")) return undefined;
-  if (HOSTNAME.test(segments[0]) || !EXTENSION.test(segments.at(-1)!)) return undefined;
+  const host = segments[0].indexOf(".") >= 0 && HOSTNAME.test(segments[0]); // needs a `.`
+  if (host || !EXTENSION.test(segments.at(-1)!)) return undefined;
   return p;
 }
 

@@ -42,30 +42,47 @@ export interface DocLink {
  */
 export function extractLinks(doc: string | MarkdownDoc): DocLink[] {
   const parsed = typeof doc === "string" ? parseMarkdown(doc) : doc;
-  const found: { link: DocLink; offset: number }[] = parsed.definitions.map((d) => ({
-    link: { line: d.line, target: d.destination, kind: "reference" },
-    offset: -1,
-  }));
+  // Links with their offsets in their block (-1 for definitions), in parallel arrays.
+  const links: DocLink[] = [];
+  const offsets: number[] = [];
+  for (const d of parsed.definitions) {
+    links.push({ line: d.line, target: d.destination, kind: "reference" });
+    offsets.push(-1);
+  }
   for (const block of parsed.blocks) {
     const scan = scanBlock(block, parsed);
     for (const l of scan.links) {
       const kind = l.image ? "image" : "inline";
-      found.push({
-        link: { line: scan.lineOf(l.offset), target: l.destination, kind },
-        offset: l.offset,
-      });
+      links.push({ line: scan.lineOf(l.offset), target: l.destination, kind });
+      offsets.push(l.offset);
     }
     for (const tag of scan.tags) {
-      for (const attribute of ["href", "src"]) {
+      for (const attribute of _LINK_ATTRIBUTES) {
         const target = tag.attributes.get(attribute);
         if (target === undefined) continue;
-        found.push({
-          link: { line: scan.lineOf(tag.offset), target, kind: "html" },
-          offset: tag.offset,
-        });
+        links.push({ line: scan.lineOf(tag.offset), target, kind: "html" });
+        offsets.push(tag.offset);
       }
     }
   }
-  found.sort((a, b) => a.link.line - b.link.line || a.offset - b.offset);
-  return found.map((f) => f.link);
+  return _inOrder(links, offsets) ? links : _sorted(links, offsets);
+}
+
+const _LINK_ATTRIBUTES = ["href", "src"];
+
+// Whether the links are already sorted by line, then offset (the usual case: blocks come in
+// line order, and definitions, which come first, are rare).
+function _inOrder(links: DocLink[], offsets: number[]): boolean {
+  for (let i = 1; i < links.length; i++) {
+    const d = links[i - 1].line - links[i].line || offsets[i - 1] - offsets[i];
+    if (d > 0) return false;
+  }
+  return true;
+}
+
+// The links stably sorted by line, then offset.
+function _sorted(links: DocLink[], offsets: number[]): DocLink[] {
+  const order = links.map((_, i) => i);
+  order.sort((a, b) => links[a].line - links[b].line || offsets[a] - offsets[b]);
+  return order.map((i) => links[i]);
 }

@@ -31,7 +31,9 @@ const NON_ASCII = /[\u0080-\uffff]/;
  * ```
  */
 export function githubSlug(text: string): string {
-  // ASCII text (most headings) takes the same rule restricted to ASCII, without Unicode classes.
+  // Most headings are ASCII letters, digits and spaces: nothing to remove, no regex needed.
+  if (_isPlainAscii(text)) return text.toLowerCase().replaceAll(" ", "-");
+  // Other ASCII text takes the same rule restricted to ASCII, without Unicode classes.
   const removed = NON_ASCII.test(text) ? REMOVED : REMOVED_ASCII;
   return text.toLowerCase().replace(removed, "").replace(/ /g, "-");
 }
@@ -117,6 +119,18 @@ export function headingAnchors(doc: string | MarkdownDoc): Set<string> {
     for (const tag of scan.tags) _addExplicit(anchors, tag.name, tag.attributes);
   }
   return anchors;
+}
+
+// Whether `text` has only ASCII letters, digits, `_`, ` ` and `-` (what no slug rule removes).
+function _isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x5f && c !== 0x20 && c !== 0x2d) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function _addExplicit(anchors: Set<string>, name: string, attributes: Map<string, string>): void {

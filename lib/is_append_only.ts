@@ -7,6 +7,15 @@
 
 import { type MarkdownDoc, parseMarkdown, scanBlock } from "./parse_markdown.ts";
 
+/** A heading of level 1–3, as the heuristic sees it. */
+interface _Heading {
+  level: number;
+  /** Starts with `Unreleased` (not counted in the level's share). */
+  unreleased: boolean;
+  /** Its date or version, when it starts with one. */
+  key: _EntryKey | undefined;
+}
+
 /** The sortable key of a log-entry heading. */
 interface _EntryKey {
   kind: "date" | "version";
@@ -62,18 +71,27 @@ const BARE_VERSION =
 export function isAppendOnly(path: string, text: string | MarkdownDoc, hygiene?: string): boolean {
   if (hygiene === "append-only") return true;
   const doc = typeof text === "string" ? parseMarkdown(text) : text;
-  const headings = doc.blocks
-    .filter((b) => b.kind === "heading" && b.level! <= 3)
-    .map((b) => ({ level: b.level!, text: (scanBlock(b, doc).text ?? "").trim() }));
+  const headings: _Heading[] = [];
+  let keyed = 0;
+  for (const b of doc.blocks) {
+    if (b.kind !== "heading" || b.level! > 3) continue;
+    const text = (scanBlock(b, doc).text ?? "").trim();
+    // Most headings cannot be entries; a first-character test spares them the regexes.
+    const entry = _mayBeEntry(text);
+    const key = entry ? _entryKey(text) : undefined;
+    if (key) keyed++;
+    headings.push({ level: b.level!, unreleased: entry && UNRELEASED.test(text), key });
+  }
   if (headings.length === 0) return false;
-  const named = LOG_NAME.test(path.slice(path.lastIndexOf("/") + 1));
   if (
-    headings.some((h) => UNRELEASED.test(h.text) || _entryKey(h.text)?.kind === "version") &&
+    headings.some((h) => h.unreleased || h.key?.kind === "version") &&
     _mentionsKeepAChangelog(doc)
   ) return true;
+  if (keyed < _NAMED_MINIMUM) return false; // no level can qualify
+  const named = LOG_NAME.test(path.slice(path.lastIndexOf("/") + 1));
   for (const level of [1, 2, 3]) {
-    const atLevel = headings.filter((h) => h.level === level && !UNRELEASED.test(h.text));
-    const keys = atLevel.map((h) => _entryKey(h.text)).filter((k) => k !== undefined);
+    const atLevel = headings.filter((h) => h.level === level && !h.unreleased);
+    const keys = atLevel.map((h) => h.key).filter((k) => k !== undefined);
     const minimum = named ? _NAMED_MINIMUM : _MINIMUM;
     if (keys.length < minimum || keys.length < _SHARE * atLevel.length) continue;
     const dates = keys.filter((k) => k.kind === "date");
@@ -82,6 +100,13 @@ export function isAppendOnly(path: string, text: string | MarkdownDoc, hygiene?:
     if (major.length >= minimum && _ordered(major)) return true;
   }
   return false;
+}
+
+// Whether a heading's text starts as an entry or `Unreleased` heading can: `[`, a digit, `v`
+// (`v1.2`, `Version`), `r` (`Release`) or `u` (`Unreleased`), in either case.
+function _mayBeEntry(text: string): boolean {
+  const c = text.charCodeAt(0) | 0x20; // ASCII lower case; `[` (0x5b) becomes `{` (0x7b)
+  return c === 0x7b || (c >= 0x30 && c <= 0x39) || c === 0x76 || c === 0x72 || c === 0x75;
 }
 
 function _mentionsKeepAChangelog(doc: MarkdownDoc): boolean {

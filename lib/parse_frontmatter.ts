@@ -100,7 +100,6 @@ function _parse(yaml: string, bodyStart: number): Frontmatter {
   return { data: value as Record<string, unknown>, bodyStart };
 }
 
-const SIMPLE_LINE = /^([A-Za-z_][A-Za-z0-9_-]{0,63}):(?:[ \t]+(.*))?$/;
 // Plain scalars that YAML 1.2's core schema reads as strings: a letter first, then only
 // letters, digits, spaces and `_ . / -` (no `:`, `#`, quotes, flow or block indicators), or an
 // ISO date (the core schema has no timestamps).
@@ -111,22 +110,49 @@ const RESERVED = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
 // exactly what `parseYaml` gives (pinned by a test) at a fraction of its cost — the full
 // parser costs ~30 µs per document. Anything else returns undefined: the full parser decides.
 function _simpleMapping(yaml: string): Record<string, unknown> | undefined {
-  const lines = yaml.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  if (lines.length === 0 || lines.length > 64) return undefined;
+  // The lines of `yaml` (a final line break ends the last line), walked with indexOf: a
+  // one-character split is a runtime call that costs more than the few lines here.
+  // A `\u2028` or `\u2029` (line terminators for YAML too) is left to the full parser.
+  if (yaml === "" || yaml.indexOf("\u2028") >= 0 || yaml.indexOf("\u2029") >= 0) return undefined;
+  const end = yaml.endsWith("\n") ? yaml.length - 1 : yaml.length;
   const data: Record<string, unknown> = {};
-  for (const line of lines) {
-    const m = SIMPLE_LINE.exec(line);
-    if (!m || RESERVED.test(m[1]) || m[1] === "__proto__" || Object.hasOwn(data, m[1])) {
-      return undefined;
-    }
-    const raw = (m[2] ?? "").trim();
-    if (raw === "" || RESERVED.test(raw)) {
-      data[m[1]] = raw === "" || raw[0] === "n" || raw[0] === "N"
+  for (let start = 0, count = 1; start <= end; count++) {
+    if (count > 64) return undefined;
+    let next = yaml.indexOf("\n", start);
+    if (next < 0 || next > end) next = end;
+    const line = yaml.slice(start, next);
+    start = next + 1;
+    const colon = _keyEnd(line);
+    if (colon < 0) return undefined;
+    const key = line.slice(0, colon);
+    if (_isReserved(key) || key === "__proto__" || Object.hasOwn(data, key)) return undefined;
+    const raw = line.slice(colon + 1).trim();
+    if (raw === "" || _isReserved(raw)) {
+      data[key] = raw === "" || raw[0] === "n" || raw[0] === "N"
         ? null
         : raw[0] === "t" || raw[0] === "T";
-    } else if (SIMPLE_STRING.test(raw)) data[m[1]] = raw;
+    } else if (SIMPLE_STRING.test(raw)) data[key] = raw;
     else return undefined;
   }
   return data;
+}
+
+// A simple line is `key:`, then nothing or spaces or tabs and a value: the offset of the `:`
+// after a key of 1–64 letters, digits, `_` and `-` (not starting with a digit or `-`), or -1.
+function _keyEnd(line: string): number {
+  let k = 0;
+  for (; k < line.length && k <= 64; k++) {
+    const c = line.charCodeAt(k);
+    const letter = ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
+    if (!letter && (k === 0 || !((c >= 0x30 && c <= 0x39) || c === 0x2d))) break;
+  }
+  if (k === 0 || k > 64 || line.charCodeAt(k) !== 0x3a) return -1;
+  const after = line.charCodeAt(k + 1);
+  return k + 1 === line.length || after === 0x20 || after === 0x09 ? k : -1;
+}
+
+// RESERVED, after a first-character test (`t`, `f` or `n`, either case) that most values fail.
+function _isReserved(s: string): boolean {
+  const c = s.charCodeAt(0) | 0x20;
+  return (c === 0x74 || c === 0x66 || c === 0x6e) && RESERVED.test(s);
 }

@@ -51,8 +51,6 @@ export interface MarkdownDoc {
 
 const QUOTE_MARKER = /^ {0,3}> ?/;
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
-const ATX = /^(#{1,6})(?:[ \t]|$)/;
-const SETEXT = /^(?:=+|-+)[ \t]*$/;
 const HTML_BLOCK_TAGS = "address|article|aside|base|basefont|blockquote|body|caption|center|col|" +
   "colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|" +
   "frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|" +
@@ -191,14 +189,14 @@ export function parseMarkdown(text: string): MarkdownDoc {
         };
         continue lineLoop;
       }
-      if (first === "#" && ATX.test(content)) {
+      if (first === "#" && _isAtx(content)) {
         para = _flush(para, blocks, definitions);
         blocks.push(
           _block("heading", i + 1, [_atxText(content)], _atxLevel(content), undefined, undefined),
         );
         continue lineLoop;
       }
-      if (para && !listItem && (first === "=" || first === "-") && SETEXT.test(content)) {
+      if (para && !listItem && (first === "=" || first === "-") && _isSetext(content)) {
         if (!(para.listItem && indent < listIndent)) {
           const level = content[0] === "=" ? 1 : 2;
           const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
@@ -430,6 +428,24 @@ function _isThematicBreak(s: string): boolean {
     else if (ch !== " " && ch !== "\t") return false;
   }
   return count >= 3;
+}
+
+// `#` to `######` followed by a space, a tab or the end.
+function _isAtx(s: string): boolean {
+  const level = _atxLevel(s);
+  if (level === 0 || level > 6) return false;
+  if (level === s.length) return true;
+  const c = s.charCodeAt(level);
+  return c === 0x20 || c === 0x09;
+}
+
+// A setext underline: a run of `=` or of `-`, then only spaces and tabs.
+function _isSetext(s: string): boolean {
+  const c = s.charCodeAt(0);
+  if (c !== 0x3d && c !== 0x2d) return false;
+  let k = 1;
+  while (s.charCodeAt(k) === c) k++;
+  return k + _spaces(s, k) === s.length;
 }
 
 function _atxLevel(s: string): number {

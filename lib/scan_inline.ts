@@ -89,6 +89,9 @@ const NAMED_ENTITIES: Record<string, string> = {
   laquo: "«",
   raquo: "»",
 };
+// A run of link destination characters with no meaning of their own: anything but controls,
+// space, `\`, `(` and `)`.
+const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
 // Link destinations longer than this are only followed while the work budget lasts.
 const CAPPED_DESTINATION = 256;
 
@@ -287,10 +290,7 @@ class _InlineScanner {
     const n = src.length;
     // Jump from one character that can start syntax to the next.
     const special = this.#tokens ? SPECIAL_TEXT : SPECIAL;
-    let i = start;
-    while (i < n) {
-      i = _nextSpecial(src, i, special);
-      if (i < 0) break;
+    for (let i = start; i >= 0; i = i < n ? _nextSpecial(src, i, special) : -1) {
       const c = src.charCodeAt(i);
       if (c === BACKSLASH) {
         if (_isAsciiPunct(src.charCodeAt(i + 1))) {
@@ -368,9 +368,16 @@ class _InlineScanner {
   // The start of the next backtick run of exactly `length` at or after `from`:
   // one index of all runs, with a forward-only cursor per length.
   #closingRun(length: number, from: number): number {
+    const src = this.src;
     if (!this.#runs) {
+      // Usually the next run (`from` ends the opening run, so a backtick after it starts one)
+      // is the closing one: then the index is not needed.
+      const next = src.indexOf("`", from);
+      if (next < 0) return -1;
+      let e = next;
+      while (src.charCodeAt(e) === BACKTICK) e++;
+      if (e - next === length) return next;
       this.#runs = new Map();
-      const src = this.src;
       let k = src.indexOf("`");
       while (k >= 0) {
         let e = k;
@@ -471,7 +478,13 @@ class _InlineScanner {
     } else {
       let depth = 0;
       const cap = this.#budget > 0 ? Infinity : j + CAPPED_DESTINATION;
-      for (k = j; k < src.length && k < cap; k++) {
+      // Characters the loop would just step over are skipped in one native search.
+      if (cap === Infinity) {
+        PLAIN_DESTINATION.lastIndex = j;
+        PLAIN_DESTINATION.test(src);
+        k = PLAIN_DESTINATION.lastIndex;
+      } else k = j;
+      for (; k < src.length && k < cap; k++) {
         const code = src.charCodeAt(k);
         if (code <= 0x20 || code === 0x7f) break;
         if (code === BACKSLASH && _isAsciiPunct(src.charCodeAt(k + 1))) k++;
