@@ -214,53 +214,50 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     return summarizeDoc(read.contentKey ?? read.text, analysis, facts, inbound);
   };
 
-  const files = [...input.files].sort((a, b) => byCodePoint(a.path, b.path));
+  // The listing comes sorted; sorting again is only paid when it is not.
+  const files = _isSorted(input.files)
+    ? input.files
+    : [...input.files].sort((a, b) => byCodePoint(a.path, b.path));
+  const shortlisted: _Entry[] = [];
   for (const file of files) {
     if (file.type !== "file") continue;
-    const step = stage(file.path);
+    const path = file.path;
+    const step = stage(path);
     if (step === "out") continue;
     if (step === "dir" || step === "ignore") {
       counts[step]++;
-      if (step === "ignore") excluded.push({ path: file.path, reason: "ignore" });
+      if (step === "ignore") excluded.push({ path, reason: "ignore" });
       continue;
     }
-    const read = input.reads.get(file.path);
+    const read = input.reads.get(path);
     if (read === undefined) continue;
+    let doc: DocSummary | undefined;
     if (read.kind === "text") {
-      const doc = read.summary ?? summarize(read, file.path);
-      analysed.set(file.path, { read, doc });
+      doc = read.summary ?? summarize(read, path);
+      analysed.set(path, { read, doc });
       const reason = contentExclusion(doc);
       if (reason !== undefined) {
         counts[reason]++;
-        excluded.push({ path: file.path, reason });
+        excluded.push({ path, reason });
         continue;
       }
     }
-    shortlist.push(file.path);
+    shortlist.push(path);
+    shortlisted.push({ path, tracked: file.tracked, read, doc });
   }
 
-  // Linked doc → its headings, when fragments are checked against them.
-  const headings = new Map<string, ReadonlySet<string> | undefined>();
-  const findings = new Map<string, Signal[]>();
-  for (const path of shortlist) {
-    const entry = analysed.get(path);
-    if (entry === undefined) continue;
-    findings.set(path, _linkFindings(path, entry.doc, analysed, headings));
-  }
   const duplicates = _duplicates(analysed);
   const rules = config.rules;
   const existing = rules.some((r) => r.served_when_path !== undefined)
     ? existingPaths(input.files.map((f) => f.path))
     : undefined;
-
-  const tracked = new Set(input.files.filter((f) => f.tracked).map((f) => f.path));
+  // Linked doc → its headings, when fragments are checked against them.
+  const headings = new Map<string, ReadonlySet<string> | undefined>();
   const signals: Record<string, Signal[]> = {};
   const isoOf = new Map<number, string>();
-  for (const path of shortlist) {
-    const read = input.reads.get(path) as FileRead;
-    const doc = analysed.get(path)?.doc;
+  for (const { path, tracked, read, doc } of shortlisted) {
     // Untracked files have no commit, even when a deleted namesake has one.
-    const seconds = tracked.has(path) ? input.git?.ages.get(path) : undefined;
+    const seconds = tracked ? input.git?.ages.get(path) : undefined;
     const list: Signal[] = [_age(read, seconds, now, isoOf), {
       kind: "size",
       bytes: read.bytes,
@@ -278,7 +275,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    list.push(...(findings.get(path) ?? []));
+    if (doc) list.push(..._linkFindings(path, doc, analysed, headings));
     signals[path] = list;
   }
 
@@ -305,6 +302,22 @@ export function scanDocs(input: ScanInput): ScanArtifact {
 }
 
 type _Stage = "out" | "dir" | "ignore" | "read";
+
+/** A shortlisted doc, with what its signals are made from. */
+interface _Entry {
+  path: string;
+  tracked: boolean;
+  read: FileRead;
+  /** Text docs only. */
+  doc: DocSummary | undefined;
+}
+
+function _isSorted(files: readonly ListedFile[]): boolean {
+  for (let i = 1; i < files.length; i++) {
+    if (byCodePoint(files[i - 1].path, files[i].path) > 0) return false;
+  }
+  return true;
+}
 
 /** Scope, then dir-prune, then ignore: the pipeline's name-only steps. */
 function _stager(config: Config, ignored: (path: string) => boolean): (path: string) => _Stage {
