@@ -139,7 +139,7 @@ export function checkDocLinks(
   }
   const inDir = path.includes("/");
   for (const inline of doc.inlinePaths) {
-    const candidate = inline.path.replace(/^\.\//, "").replace(/\/+$/, "");
+    const candidate = _normalizeInline(inline.path);
     if (index.isOpaque(candidate) || index.exists(candidate)) continue;
     // A path relative to the doc's own directory is not missing either.
     const local = inDir ? resolveLink(path, candidate)?.path : undefined;
@@ -171,4 +171,12 @@ export function hasAnchor(anchors: ReadonlySet<string>, fragment: string): boole
 
 function _byLine(a: { line: number }, b: { line: number }): number {
   return a.line - b.line;
+}
+
+/** An inline-code path without a leading `./` and trailing slashes. */
+function _normalizeInline(path: string): string {
+  const start = path.startsWith("./") ? 2 : 0;
+  let end = path.length;
+  while (end > start && path.charCodeAt(end - 1) === 0x2f) end--;
+  return start === 0 && end === path.length ? path : path.slice(start, end);
 }

@@ -83,11 +83,10 @@ const _BATCH = 64;
 
 /**
  * Longest stretch of synchronous work while another task waits on the event
- * loop (ms). git log's output is only drained on those turns: at 10 ms it
- * finished after the reads on the 20k-doc bench (~1.8 s), at 3 ms by ~1 s;
- * at 1 ms the turns themselves cost more.
+ * loop (ms): git log's output is only drained on those turns, and git stops
+ * while its pipe is full. A turn costs ~15 µs (see `_eventLoopTurns`).
  */
-const _YIELD_BUSY_MS = 3;
+const _YIELD_BUSY_MS = 1;
 
 /** Longest stretch otherwise (progress on a terminal). */
 const _YIELD_IDLE_MS = 100;
@@ -133,21 +132,26 @@ export async function readDocs(
   const regular = regularFiles(root, skipLstat);
   let done = 0;
   let lastYield = performance.now();
+  const turns = _eventLoopTurns();
   const take = () => Atomics.add(counter, 0, _BATCH);
-  for (let start = take(); start < paths.length; start = take()) {
-    const end = Math.min(start + _BATCH, paths.length);
-    for (let i = start; i < end; i++) {
-      results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
+  try {
+    for (let start = take(); start < paths.length; start = take()) {
+      const end = Math.min(start + _BATCH, paths.length);
+      for (let i = start; i < end; i++) {
+        results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
+        // Let the event loop drain git's output (git stops on a full pipe), take the helper's
+        // results, and show progress.
+        const now = performance.now();
+        if (now - lastYield > (options.busy?.() ? _YIELD_BUSY_MS : _YIELD_IDLE_MS)) {
+          options.onProgress?.(done + i - start, paths.length);
+          await turns.next();
+          lastYield = performance.now();
+        }
+      }
+      done += end - start; // the helper's batches are added as they arrive
     }
-    done += end - start; // the helper's batches are added as they arrive
-    // Let the event loop drain git's output (git blocks on a full pipe), take the helper's
-    // results, and show progress.
-    const now = performance.now();
-    if (now - lastYield > (options.busy?.() ? _YIELD_BUSY_MS : _YIELD_IDLE_MS)) {
-      options.onProgress?.(done, paths.length);
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      lastYield = performance.now();
-    }
+  } finally {
+    turns.close();
   }
   const helped = await helper;
   if (helped) {
@@ -369,6 +373,26 @@ function _runHelper(
     worker.onmessageerror = () => finish();
     worker.postMessage(job);
   });
+}
+
+/**
+ * Turns of the event loop, for pending I/O (git's pipe, the helper's
+ * messages), without a timer: `setTimeout(0)` sleeps for the timer's
+ * resolution (~2 ms here), a message to oneself takes ~15 µs.
+ */
+function _eventLoopTurns(): { next: () => Promise<void>; close: () => void } {
+  const channel = new MessageChannel();
+  let wake = () => {};
+  channel.port1.onmessage = () => wake();
+  return {
+    next: () =>
+      new Promise<void>((resolve) => {
+        wake = resolve;
+        channel.port2.postMessage(null);
+      }),
+    // An open port keeps the event loop alive.
+    close: () => channel.port1.close(),
+  };
 }
 
 /** A path for a one-line message: undecodable bytes shown as `\xNN`. */
