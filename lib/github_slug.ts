@@ -61,15 +61,7 @@ export class GithubSlugger {
 
   /** The unique slug for the next heading with this text. */
   slug(text: string): string {
-    const original = githubSlug(text);
-    let result = original;
-    while (this.#occurrences.has(result)) {
-      const n = this.#occurrences.get(original)! + 1;
-      this.#occurrences.set(original, n);
-      result = `${original}-${n}`;
-    }
-    this.#occurrences.set(result, 0);
-    return result;
+    return _uniqueSlug(this.#occurrences, text);
   }
 
   /** Forgets all slugs handed out so far. */
@@ -112,13 +104,27 @@ export function headingText(inline: string, labels?: ReadonlySet<string>): strin
 export function headingAnchors(doc: string | MarkdownDoc): Set<string> {
   const parsed = typeof doc === "string" ? parseMarkdown(doc) : doc;
   const anchors = new Set<string>();
-  const slugger = new GithubSlugger();
+  // A plain map, not a GithubSlugger: constructing one per document costs more than the slugs.
+  const occurrences = new Map<string, number>();
   for (const block of parsed.blocks) {
     const scan = scanBlock(block, parsed);
-    if (block.kind === "heading") anchors.add(slugger.slug(scan.text ?? ""));
+    if (block.kind === "heading") anchors.add(_uniqueSlug(occurrences, scan.text ?? ""));
     for (const tag of scan.tags) _addExplicit(anchors, tag.name, tag.attributes);
   }
   return anchors;
+}
+
+// GithubSlugger's de-duplication, on a map of the slugs handed out so far.
+function _uniqueSlug(occurrences: Map<string, number>, text: string): string {
+  const original = githubSlug(text);
+  let result = original;
+  while (occurrences.has(result)) {
+    const n = occurrences.get(original)! + 1;
+    occurrences.set(original, n);
+    result = `${original}-${n}`;
+  }
+  occurrences.set(result, 0);
+  return result;
 }
 
 // Whether `text` has only ASCII letters, digits, `_`, ` ` and `-` (what no slug rule removes).

@@ -49,6 +49,19 @@ export interface MarkdownDoc {
   labels: Set<string>;
 }
 
+// What parseMarkdown records beyond the exported types, so that scanBlock can take a block of
+// whole consecutive lines as one slice of the text instead of joining them.
+interface _Block extends MarkdownBlock {
+  /** Every line is a whole line of the text, unchanged. */
+  raw: boolean;
+}
+interface _Doc extends MarkdownDoc {
+  /** The text (BOM removed), when its lines end with `\n` only; else `undefined`. */
+  text: string | undefined;
+  /** The offset in `text` of each line. */
+  starts: number[];
+}
+
 const QUOTE_MARKER = /^ {0,3}> ?/;
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
 const HTML_BLOCK_TAGS = "address|article|aside|base|basefont|blockquote|body|caption|center|col|" +
@@ -101,16 +114,17 @@ export function parseMarkdown(text: string): MarkdownDoc {
   const frontmatter = parseFrontmatter(text);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // A one-character split is much cheaper than the regex, and most documents have no `\r`.
-  const lines = text.indexOf("\r") < 0 ? text.split("\n") : text.split(/\r\n|\r|\n/);
+  const lf = text.indexOf("\r") < 0;
+  const lines = lf ? text.split("\n") : text.split(/\r\n|\r|\n/);
   const blocks: MarkdownBlock[] = [];
   const definitions: LinkDefinition[] = [];
   // An open fence or HTML block, with the container it opened in: it also ends when a line
   // leaves that container (fewer `>` markers, or less indented than its list item).
   let fence: { char: string; length: number; depth: number; indent: number } | undefined;
   let html:
-    | { block: MarkdownBlock; end: RegExp | "blank"; depth: number; indent: number }
+    | { block: _Block; end: RegExp | "blank"; depth: number; indent: number }
     | undefined;
-  let para: MarkdownBlock | undefined;
+  let para: _Block | undefined;
   let listIndent = -1;
   let blankBefore = true;
 
@@ -200,6 +214,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
         if (!(para.listItem && indent < listIndent)) {
           const level = content[0] === "=" ? 1 : 2;
           const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
+          heading.raw = para.raw;
           para = undefined;
           if (_takeDefinitions(heading, definitions)) blocks.push(heading);
           continue lineLoop;
@@ -255,11 +270,24 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
       break;
     }
-    para ??= _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
+    if (!para) {
+      para = _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
+      para.raw = true;
+    }
     para.lines.push(content);
+    // Paragraph lines are consecutive: the paragraph stays raw while each is a whole line.
+    if (content !== lines[i]) para.raw = false;
   }
   para = _flush(para, blocks, definitions);
-  return { frontmatter, blocks, definitions, labels: new Set(definitions.map((d) => d.label)) };
+  const doc: _Doc = {
+    frontmatter,
+    blocks,
+    definitions,
+    labels: new Set(definitions.map((d) => d.label)),
+    text: lf ? text : undefined,
+    starts: lf ? _starts(lines) : [],
+  };
+  return doc;
 }
 
 /** A block's inline content, scanned once (see {@linkcode scanBlock}). */
@@ -286,7 +314,7 @@ export interface BlockScan extends InlineScan {
  */
 export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
   if (block.scan) return block.scan;
-  const src = block.lines.length === 1 ? block.lines[0] : block.lines.join("\n");
+  const src = block.lines.length === 1 ? block.lines[0] : _source(block, doc);
   const inline: InlineScan = block.kind === "html"
     ? { links: [], codeSpans: [], tags: scanHtml(src) }
     : scanInline(src, { text: block.kind === "heading", labels: doc.labels });
@@ -300,6 +328,27 @@ export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
   };
   block.scan = scan;
   return scan;
+}
+
+// A block's lines joined with `\n`: a slice of the text when they are whole lines of it (one
+// allocation, no copy), else a join.
+function _source(block: MarkdownBlock, doc: MarkdownDoc): string {
+  const text = (doc as _Doc).text;
+  if (text === undefined || (block as _Block).raw !== true) return block.lines.join("\n");
+  const starts = (doc as _Doc).starts;
+  const first = block.line - 1;
+  const last = first + block.lines.length - 1;
+  return text.slice(starts[first], starts[last] + block.lines[block.lines.length - 1].length);
+}
+
+// The offset of each line in a text split at `\n`.
+function _starts(lines: string[]): number[] {
+  const starts = new Array<number>(lines.length);
+  for (let i = 0, at = 0; i < lines.length; i++) {
+    starts[i] = at;
+    at += lines[i].length + 1;
+  }
+  return starts;
 }
 
 // Maps an offset in `src` to a 1-based line, given the line of `src`'s start.
@@ -347,8 +396,8 @@ function _block(
   level: number | undefined,
   task: MarkdownBlock["task"],
   listItem: true | undefined,
-): MarkdownBlock {
-  return { kind, line, lines, level, task, listItem, scan: undefined };
+): _Block {
+  return { kind, line, lines, level, task, listItem, scan: undefined, raw: false };
 }
 
 // Ends the open paragraph: its leading definitions go to `definitions`, the rest (if any) to
