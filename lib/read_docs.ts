@@ -23,8 +23,6 @@ export interface ReadDocsOptions {
    * start or fails, this thread reads what it left.
    */
   parallelFrom?: number;
-  /** Whether something else waits on the event loop (e.g. a git pipe): yield to it often. */
-  busy?: () => boolean;
   /** Called now and then with how many docs are done of how many. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -82,14 +80,12 @@ export const PARALLEL_FROM = 2000;
 const _BATCH = 64;
 
 /**
- * Longest stretch of synchronous work while another task waits on the event
- * loop (ms): git log's output is only drained on those turns, and git stops
- * while its pipe is full. A turn costs ~15 µs (see `_eventLoopTurns`).
+ * Longest stretch of synchronous work between turns of the event loop (ms),
+ * which take the helper's results as they come and show progress. Nothing
+ * else may wait on this thread meanwhile: git runs its history pass on a
+ * thread of its own (see `readGitAgesThreaded`).
  */
-const _YIELD_BUSY_MS = 1;
-
-/** Longest stretch otherwise (progress on a terminal). */
-const _YIELD_IDLE_MS = 100;
+const _YIELD_MS = 10;
 
 /**
  * Reads and analyses every doc of `paths` (root-relative) with
@@ -139,10 +135,9 @@ export async function readDocs(
       const end = Math.min(start + _BATCH, paths.length);
       for (let i = start; i < end; i++) {
         results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
-        // Let the event loop drain git's output (git stops on a full pipe), take the helper's
-        // results, and show progress.
+        // Take the helper's results as they come, and show progress.
         const now = performance.now();
-        if (now - lastYield > (options.busy?.() ? _YIELD_BUSY_MS : _YIELD_IDLE_MS)) {
+        if (now - lastYield > _YIELD_MS) {
           options.onProgress?.(done + i - start, paths.length);
           await turns.next();
           lastYield = performance.now();
@@ -376,9 +371,9 @@ function _runHelper(
 }
 
 /**
- * Turns of the event loop, for pending I/O (git's pipe, the helper's
- * messages), without a timer: `setTimeout(0)` sleeps for the timer's
- * resolution (~2 ms here), a message to oneself takes ~15 µs.
+ * Turns of the event loop (the helper's messages), without a timer:
+ * `setTimeout(0)` sleeps for the timer's resolution (~2 ms here), a message
+ * to oneself takes ~15 µs.
  */
 function _eventLoopTurns(): { next: () => Promise<void>; close: () => void } {
   const channel = new MessageChannel();

@@ -7,7 +7,8 @@
  */
 
 import { type CandidateListing, listCandidates } from "./list_candidates.ts";
-import { type GitAges, readGitAges } from "./read_git_ages.ts";
+import type { GitAges } from "./read_git_ages.ts";
+import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 
 /** The listing and the history pass of one repository, in flight or done. */
 export interface GitFacts {
@@ -39,7 +40,7 @@ export interface GitFacts {
 export function readGitFacts(root: string): GitFacts {
   const facts = {
     listing: listCandidates(root, { git: true, excludedDirs: [] }),
-    ages: readGitAges(root),
+    ages: readGitAgesThreaded(root),
   };
   // Awaited by the readers; never an unhandled rejection meanwhile.
   facts.listing.catch(() => {});

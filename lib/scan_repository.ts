@@ -13,7 +13,8 @@ import { listCandidates } from "./list_candidates.ts";
 import type { GitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
-import { type GitAges, readGitAges } from "./read_git_ages.ts";
+import type { GitAges } from "./read_git_ages.ts";
+import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { pathIndexSource, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { dirEntries } from "./dir_entries.ts";
@@ -97,9 +98,9 @@ async function _scan(
   helper: ReadHelper | undefined,
 ): Promise<ScanOutcome> {
   const { root, config } = options;
-  // git log runs in its own process while this one lists and reads.
+  // git log runs in its own process, read on its own thread, while this one lists and reads.
   const agesPromise: Promise<GitAges | undefined> = inGit
-    ? options.gitFacts?.ages ?? readGitAges(root)
+    ? options.gitFacts?.ages ?? readGitAgesThreaded(root)
     : Promise.resolve(undefined);
   agesPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const [ignored, listing] = await Promise.all([
@@ -110,12 +111,8 @@ async function _scan(
   ]);
   const warnings = [...listing.warnings];
   const paths = selectReads(listing.files, config, ignored);
-  let gitPending = inGit;
-  const settled = () => gitPending = false;
-  agesPromise.then(settled, settled);
   const entry = dirEntries(root);
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
-    busy: () => gitPending,
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
     skipLstat: inGit,

@@ -27,7 +27,7 @@ async function corpus(root: string): Promise<string[]> {
 Deno.test("readDocs reads and analyses every doc in path order and says why one is left out", async () => {
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
-  const alone = await readDocs(dir.path, paths, { busy: () => true });
+  const alone = await readDocs(dir.path, paths);
   assert.deepEqual([...alone.reads.keys()], paths.slice(0, 302));
   assert.equal(alone.reads.size, 302); // the symlink, the missing file and the bad name are left out
   assert.equal(alone.warnings.length, 1);
@@ -90,10 +90,8 @@ Deno.test("readDocs progress with a helper thread never goes backwards or past t
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
   const seen: number[] = [];
-  // A busy event loop makes readDocs yield (and report) every few milliseconds.
   await readDocs(dir.path, [...paths, ...paths, ...paths], {
     parallelFrom: 0,
-    busy: () => true,
     onProgress: (done, total) => {
       assert.equal(total, paths.length * 3);
       assert.ok(done <= total);
