@@ -23,7 +23,7 @@ export interface ReadDocsOptions {
    * start or fails, this thread reads what it left.
    */
   parallelFrom?: number;
-  /** Called now and then with how many docs are done of how many. */
+  /** Called now and then with how many docs are taken (being read or done) of how many. */
   onProgress?: (done: number, total: number) => void;
   /**
    * Look each doc up in its directory's listing first (each thread lists a
@@ -79,13 +79,8 @@ export const PARALLEL_FROM = 2000;
 /** Docs taken from the shared counter at once. */
 const _BATCH = 64;
 
-/**
- * Longest stretch of synchronous work between turns of the event loop (ms),
- * which take the helper's results as they come and show progress. Nothing
- * else may wait on this thread meanwhile: git runs its history pass on a
- * thread of its own (see `readGitAgesThreaded`).
- */
-const _YIELD_MS = 10;
+/** Milliseconds between two progress reports. */
+const _PROGRESS_MS = 100;
 
 /**
  * Reads and analyses every doc of `paths` (root-relative) with
@@ -121,33 +116,26 @@ export async function readDocs(
   const keepLinks = options.keepLinks ?? false;
   const job = { root, paths, skipLstat, counter, batch: _BATCH, links, keepLinks };
   const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
-    ? _runHelper(options.helper ?? new ReadHelper(), job, results, (n) => done += n)
+    ? _runHelper(options.helper ?? new ReadHelper(), job, results)
     : options.helper?.close();
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   const regular = regularFiles(root, skipLstat);
-  let done = 0;
-  let lastYield = performance.now();
-  const turns = _eventLoopTurns();
+  let lastProgress = performance.now();
   const take = () => Atomics.add(counter, 0, _BATCH);
-  try {
-    for (let start = take(); start < paths.length; start = take()) {
-      const end = Math.min(start + _BATCH, paths.length);
-      for (let i = start; i < end; i++) {
-        results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
-        // Take the helper's results as they come, and show progress.
-        const now = performance.now();
-        if (now - lastYield > _YIELD_MS) {
-          options.onProgress?.(done + i - start, paths.length);
-          await turns.next();
-          lastYield = performance.now();
-        }
-      }
-      done += end - start; // the helper's batches are added as they arrive
+  // Synchronous: the helper's results wait in its port until this loop ends (no event-loop
+  // turn is worth its cost here: a timer turn sleeps ~2 ms; git is read on its own thread).
+  for (let start = take(); start < paths.length; start = take()) {
+    const end = Math.min(start + _BATCH, paths.length);
+    for (let i = start; i < end; i++) {
+      results[i] = readAnalysed(root, paths[i], regular(paths[i]), summarizer);
     }
-  } finally {
-    turns.close();
+    if (options.onProgress && performance.now() - lastProgress > _PROGRESS_MS) {
+      options.onProgress(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
+      lastProgress = performance.now();
+    }
   }
+  options.onProgress?.(paths.length, paths.length);
   const helped = await helper;
   if (helped) {
     for (const [path, count] of helped) inbound.set(path, (inbound.get(path) ?? 0) + count);
@@ -340,7 +328,6 @@ function _runHelper(
   helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
-  onBatch: (count: number) => void,
 ): Promise<Map<string, number> | undefined> | undefined {
   const worker = helper.worker;
   if (worker === undefined) return undefined;
@@ -358,7 +345,6 @@ function _runHelper(
       if ("done" in message) return finish(message.inbound);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
-      onBatch(message.results.length);
     };
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {
@@ -368,26 +354,6 @@ function _runHelper(
     worker.onmessageerror = () => finish();
     worker.postMessage(job);
   });
-}
-
-/**
- * Turns of the event loop (the helper's messages), without a timer:
- * `setTimeout(0)` sleeps for the timer's resolution (~2 ms here), a message
- * to oneself takes ~15 µs.
- */
-function _eventLoopTurns(): { next: () => Promise<void>; close: () => void } {
-  const channel = new MessageChannel();
-  let wake = () => {};
-  channel.port1.onmessage = () => wake();
-  return {
-    next: () =>
-      new Promise<void>((resolve) => {
-        wake = resolve;
-        channel.port2.postMessage(null);
-      }),
-    // An open port keeps the event loop alive.
-    close: () => channel.port1.close(),
-  };
 }
 
 /** A path for a one-line message: undecodable bytes shown as `\xNN`. */

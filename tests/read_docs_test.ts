@@ -99,6 +99,7 @@ Deno.test("readDocs progress with a helper thread never goes backwards or past t
     },
   });
   for (let i = 1; i < seen.length; i++) assert.ok(seen[i] >= seen[i - 1]);
+  assert.equal(seen.at(-1), paths.length * 3, "the last report is the whole");
 });
 
 Deno.test("the helper thread loads and reads under scan.ts's exact permission flags", async () => {
