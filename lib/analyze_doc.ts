@@ -130,11 +130,24 @@ export function inlineCodePath(code: string): string | undefined {
   if (colon) p = p.replace(LINE_SUFFIX, "");
   while (p.startsWith("./")) p = p.slice(2);
   if (!p.includes("/") || p.startsWith("/") || p.endsWith("/") || p.includes(":")) return undefined;
-  const segments = p.split("/");
-  if (segments.some((s) => s === "" || s === "." || s === "..")) return undefined;
-  const host = segments[0].indexOf(".") >= 0 && HOSTNAME.test(segments[0]); // needs a `.`
-  if (host || !EXTENSION.test(segments.at(-1)!)) return undefined;
+  if (_hasEmptyOrDotSegment(p)) return undefined;
+  const first = p.slice(0, p.indexOf("/"));
+  const host = first.indexOf(".") >= 0 && HOSTNAME.test(first); // HOSTNAME needs a `.`
+  if (host || !EXTENSION.test(p.slice(p.lastIndexOf("/") + 1))) return undefined;
   return p;
+}
+
+// Whether a `/`-separated path has an empty, `.` or `..` segment (walked, not split).
+function _hasEmptyOrDotSegment(p: string): boolean {
+  for (let start = 0; start <= p.length;) {
+    let end = p.indexOf("/", start);
+    if (end < 0) end = p.length;
+    const length = end - start;
+    if (length === 0) return true;
+    if (length <= 2 && p[start] === "." && (length === 1 || p[start + 1] === ".")) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 function _hygiene(value: unknown): DocAnalysis["hygiene"] {

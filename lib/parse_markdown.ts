@@ -131,7 +131,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
   lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
     let s = lines[i];
     let depth = 0;
-    if (_quoted(s)) {
+    const c0 = s.charCodeAt(0); // most lines start with a letter: no call for them
+    if ((c0 === 0x3e || c0 === 0x20) && _quoted(s)) {
       for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) {
         s = s.slice(m[0].length);
         depth++;
@@ -174,7 +175,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       blankBefore = true;
       continue;
     }
-    let content = s.slice(chars);
+    let content = chars === 0 ? s : s.slice(chars);
     // A line left of the list's content column ends the list, unless it continues a paragraph.
     if (
       listIndent >= 0 && indent < listIndent && (blankBefore || !para || _startsBlock(content)) &&
@@ -283,7 +284,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
     frontmatter,
     blocks,
     definitions,
-    labels: new Set(definitions.map((d) => d.label)),
+    labels: _labels(definitions),
     text: lf ? text : undefined,
     starts: lf ? _starts(lines) : [],
   };
@@ -328,6 +329,13 @@ export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
   };
   block.scan = scan;
   return scan;
+}
+
+// The definitions' labels (without an intermediate array: most documents have none).
+function _labels(definitions: LinkDefinition[]): Set<string> {
+  const labels = new Set<string>();
+  for (const d of definitions) labels.add(d.label);
+  return labels;
 }
 
 // A block's lines joined with `\n`: a slice of the text when they are whole lines of it (one

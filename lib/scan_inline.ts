@@ -92,8 +92,8 @@ const NAMED_ENTITIES: Record<string, string> = {
 // A run of link destination characters with no meaning of their own: anything but controls,
 // space, `\`, `(` and `)`.
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
-// See #simpleLink.
-const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)/y;
+// See #simpleLink. After the link, the text up to the next SPECIAL character is taken too.
+const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)[^\\`<![\]]*/y;
 // Link destinations longer than this are only followed while the work budget lasts.
 const CAPPED_DESTINATION = 256;
 
@@ -292,7 +292,8 @@ class _InlineScanner {
     const n = src.length;
     // Jump from one character that can start syntax to the next.
     const special = this.#tokens ? SPECIAL_TEXT : SPECIAL;
-    for (let i = start; i >= 0; i = i < n ? _nextSpecial(src, i, special) : -1) {
+    let i = start;
+    while (i >= 0) {
       const c = src.charCodeAt(i);
       if (c === BACKSLASH) {
         if (_isAsciiPunct(src.charCodeAt(i + 1))) {
@@ -306,19 +307,21 @@ class _InlineScanner {
       } else if (c === LT) {
         i = this.#angle(i);
       } else if (c === BANG && src.charCodeAt(i + 1) === LBRACKET) {
-        const end = this.#simpleLink(i, true);
-        if (end >= 0) i = end;
-        else {
-          this.#open(i, true);
-          i += 2;
+        const next = this.#simpleLink(i, true);
+        if (next >= 0) {
+          i = next < n ? next : -1; // already at the next special character (or the end)
+          continue;
         }
+        this.#open(i, true);
+        i += 2;
       } else if (c === LBRACKET) {
-        const end = this.#simpleLink(i, false);
-        if (end >= 0) i = end;
-        else {
-          this.#open(i, false);
-          i++;
+        const next = this.#simpleLink(i, false);
+        if (next >= 0) {
+          i = next < n ? next : -1;
+          continue;
         }
+        this.#open(i, false);
+        i++;
       } else if (c === RBRACKET) {
         i = this.#close(i);
       } else if (c === UNDERSCORE && this.#tokens) {
@@ -333,6 +336,7 @@ class _InlineScanner {
           this.#textStart = i;
         } else i++;
       } else i++;
+      i = i < n ? _nextSpecial(src, i, special) : -1;
     }
     this.#flush(n);
     const scan: InlineScan = { links: this.links, codeSpans: this.codeSpans, tags: this.tags };
@@ -432,7 +436,8 @@ class _InlineScanner {
   // The fast path for the most common links: `[text](destination)` (or an image) outside other
   // brackets, whose text has no syntax characters and whose destination no space, escape or
   // parenthesis, is matched by one sticky regex. It finds what #open, #close and #inlineTail
-  // would; anything else (and the plain-text scan) takes that general path. The end, or -1.
+  // would; anything else (and the plain-text scan) takes that general path. Returns where the
+  // next special character (or the end) is, or -1 when this is not a simple link.
   #simpleLink(i: number, image: boolean): number {
     if (this.#tokens || this.#brackets.length > 0 || this.#budget <= 0) return -1;
     SIMPLE_LINK.lastIndex = i;
