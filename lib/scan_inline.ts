@@ -94,6 +94,9 @@ const NAMED_ENTITIES: Record<string, string> = {
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
 // See #simpleLink. After the link, the text up to the next SPECIAL character is taken too.
 const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)[^\\`<![\]]*/y;
+// See #simpleCodeSpan: a backtick (starting a run: the scanner never stops inside one), a line
+// without backticks, a backtick that ends its run, and the text up to the next special character.
+const SIMPLE_CODE = /`([^`\n]+)`(?!`)[^\\`<![\]]*/y;
 // Link destinations longer than this are only followed while the work budget lasts.
 const CAPPED_DESTINATION = 256;
 
@@ -303,6 +306,11 @@ class _InlineScanner {
           this.#textStart = i;
         } else i++;
       } else if (c === BACKTICK) {
+        const next = this.#simpleCodeSpan(i);
+        if (next >= 0) {
+          i = next < n ? next : -1; // already at the next special character (or the end)
+          continue;
+        }
         i = this.#codeSpan(i);
       } else if (c === LT) {
         i = this.#angle(i);
@@ -358,6 +366,19 @@ class _InlineScanner {
     this.#textStart = end;
   }
 
+  // The fast path for the most common code spans: single backticks around one line, outside
+  // the plain-text scan, matched by one sticky regex with the text up to the next special
+  // character. It finds what #codeSpan would. Returns where the next special character (or the
+  // end) is, or -1 when this is not such a span.
+  #simpleCodeSpan(i: number): number {
+    if (this.#tokens) return -1;
+    SIMPLE_CODE.lastIndex = i;
+    const m = SIMPLE_CODE.exec(this.src);
+    if (!m) return -1;
+    this.codeSpans.push({ offset: i, content: _stripPadding(m[1]) });
+    return SIMPLE_CODE.lastIndex;
+  }
+
   #codeSpan(i: number): number {
     const src = this.src;
     let j = i;
@@ -368,11 +389,7 @@ class _InlineScanner {
     this.#flush(i);
     let content = src.slice(j, close);
     if (content.indexOf("\n") >= 0) content = content.replace(/\n/g, " ");
-    if (
-      content.length > 1 && content[0] === " " && content.at(-1) === " " && content.trim() !== ""
-    ) {
-      content = content.slice(1, -1);
-    }
+    content = _stripPadding(content);
     this.codeSpans.push({ offset: i, content });
     this.#emit(content);
     this.#textStart = close + length;
@@ -628,6 +645,15 @@ function _nextSpecial(src: string, i: number, re: RegExp): number {
 function _isAsciiPunct(c: number): boolean {
   return (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) ||
     (c >= 0x7b && c <= 0x7e);
+}
+
+// One space is stripped from both ends of a code span's content that has a space at both ends
+// and is not all white space.
+function _stripPadding(content: string): string {
+  return content.length > 1 && content[0] === " " && content.at(-1) === " " &&
+      content.trim() !== ""
+    ? content.slice(1, -1)
+    : content;
 }
 
 function _byOffset(a: InlineLink, b: InlineLink): number {
