@@ -86,6 +86,10 @@ Deno.test("inlineCodePath: what counts as a repo-relative file path", () => {
     ["docs/adr/0001-record.md", "docs/adr/0001-record.md"],
     ["@scope/pkg/index.d.ts", "@scope/pkg/index.d.ts"],
     ["src/routes/+page.svelte", "src/routes/+page.svelte"],
+    ["./././a/b.md", "a/b.md"],
+    ["a/.b/c..d/e.md", "a/.b/c..d/e.md"],
+    ["github/x.md", "github/x.md"],
+    ["a.b/c.md:7", "a.b/c.md"],
   ];
   for (const [code, path] of yes) assert.equal(inlineCodePath(code), path, code);
   for (
@@ -109,6 +113,14 @@ Deno.test("inlineCodePath: what counts as a repo-relative file path", () => {
       "C:/x/y.md",
       "x/y.md#frag",
       "1/2",
+      "a/./b.md",
+      "a/../b.md",
+      "./../b.md",
+      "a/b.md/",
+      "a/b/.",
+      "github.com/b.md",
+      "docs.rs/x/y.md",
+      "https:/x/y.md",
     ]
   ) {
     assert.equal(inlineCodePath(code), undefined, code);

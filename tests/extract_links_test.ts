@@ -186,3 +186,17 @@ Deno.test("extractLinks: a fence or HTML block ends with the blockquote or list 
 Deno.test("extractLinks: a definition's bare destination needs balanced parentheses", () => {
   assert.deepEqual(targets("[a]: a(1).md\n\n[b]: b(.md\n"), ["a(1).md"]);
 });
+
+Deno.test("extractLinks: definitions after the links they follow are sorted in by line", () => {
+  assert.deepEqual(extractLinks("[a](a.md)\n\n[r]: r.md\n\n[b](b.md) [c](c.md)\n"), [
+    { line: 1, target: "a.md", kind: "inline" },
+    { line: 3, target: "r.md", kind: "reference" },
+    { line: 5, target: "b.md", kind: "inline" },
+    { line: 5, target: "c.md", kind: "inline" },
+  ]);
+  // Within a block: links, images and tags by offset, whatever order they were found in.
+  assert.deepEqual(
+    extractLinks('[![i](i.png)](l.md) <a href="h.md">x</a>').map((l) => l.target),
+    ["l.md", "i.png", "h.md"],
+  );
+});

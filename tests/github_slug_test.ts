@@ -88,3 +88,30 @@ Deno.test("headingAnchors: explicit anchors from id attributes and <a name>", ()
 Deno.test("headingAnchors: headings in lists and blockquotes count", () => {
   assert.deepEqual([...headingAnchors("- # In list\n\n> ## In quote\n")], ["in-list", "in-quote"]);
 });
+
+Deno.test("githubSlug: plain ASCII headings and the general rule agree", () => {
+  // Letters, digits, `_`, ` ` and `-` only take a path without regexes; one other character
+  // (or a non-ASCII one) sends the heading through the general rule.
+  const cases: [string, string][] = [
+    ["Doc 1000 revision 0", "doc-1000-revision-0"],
+    ["snake_case - Done", "snake_case---done"],
+    ["Doc 1000 revision 0!", "doc-1000-revision-0"],
+    ["Doc 1000 revision 0 é", "doc-1000-revision-0-é"],
+    ["ABCXYZ abcxyz @[`{", "abcxyz-abcxyz-"],
+    ["", ""],
+  ];
+  for (const [text, slug] of cases) assert.equal(githubSlug(text), slug, text);
+  const slugger = new GithubSlugger();
+  assert.deepEqual(["A", "a", "A 1", "a-1"].map((h) => slugger.slug(h)), [
+    "a",
+    "a-1",
+    "a-1-1",
+    "a-1-2",
+  ]);
+  assert.deepEqual([...headingAnchors("# A\n## a\n### A 1\n#### a-1\n")], [
+    "a",
+    "a-1",
+    "a-1-1",
+    "a-1-2",
+  ]);
+});

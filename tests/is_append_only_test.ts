@@ -86,3 +86,18 @@ Deno.test("isAppendOnly: hygiene append-only in frontmatter decides by itself", 
   assert.equal(isAppendOnly("docs/guide.md", "# Guide\n", "append-only"), true);
   assert.equal(isAppendOnly("docs/guide.md", "# Guide\n", "frozen"), false);
 });
+
+Deno.test("isAppendOnly: entry headings by their first character, in every form", () => {
+  // Headings that cannot be entries are passed over before any pattern is tried; each form
+  // of entry is still recognised.
+  const log = (headings: string[]) => "# Log\n\n" + headings.map((h) => `## ${h}\n`).join("\n");
+  assert.ok(isAppendOnly("notes.md", log(["[1.2.0]", "v1.1", "1.0.0"])));
+  assert.ok(isAppendOnly("notes.md", log(["Version 1.2", "Release 1.1", "release v1.0"])));
+  assert.ok(
+    isAppendOnly("notes.md", log(["Unreleased", "2026-08-03", "[2026-08-02]", "2026-08-01"])),
+  );
+  assert.ok(!isAppendOnly("notes.md", log(["Setup", "Usage", "Options"])));
+  assert.ok(!isAppendOnly("notes.md", log(["x 1.2.0", "é 1.1.0", "_1.0.0"])));
+  assert.ok(isAppendOnly("notes.md", "Keep a Changelog\n\n## [unreleased]\n"));
+  assert.ok(!isAppendOnly("notes.md", "Keep a Changelog\n\n## Notes\n"));
+});

@@ -84,6 +84,20 @@ Deno.test("parseFrontmatter: the fast path for flat frontmatter agrees with the 
     "a: b\na: c",
     "true: x",
     "a: |\n  block",
+    // Key length and characters, separators, line terminators and blank lines.
+    `${"k".repeat(64)}: x`,
+    `${"k".repeat(65)}: x`,
+    "_a-1: x\nA_: y",
+    "1a: x",
+    "-a: x",
+    "a:x",
+    "a:\tx\nb:",
+    "a: x\u2028",
+    "a: \u2029",
+    "a: x\n\nb: y",
+    "tRue: x\nnULL: y",
+    Array.from({ length: 64 }, (_, i) => `k${i}: v`).join("\n"),
+    Array.from({ length: 65 }, (_, i) => `k${i}: v`).join("\n"),
   ];
   for (const yaml of cases) {
     const fm = parseFrontmatter(`---\n${yaml}\n---\n`);
@@ -100,4 +114,14 @@ Deno.test("parseFrontmatter: the fast path for flat frontmatter agrees with the 
       assert.equal(fm.data, undefined, yaml);
     }
   }
+});
+
+Deno.test("parseFrontmatter: CRLF and CR delimiters and lines", () => {
+  for (const eol of ["\r\n", "\r"]) {
+    const fm = parseFrontmatter(["---", "a: b", "c: d", "...", "# T", ""].join(eol));
+    assert.deepEqual([fm.data, fm.bodyStart], [{ a: "b", c: "d" }, 4]);
+  }
+  assert.deepEqual(parseFrontmatter("---\r\na: b\r\n---\t \r\n").data, { a: "b" });
+  assert.equal(parseFrontmatter("---x\na: b\n---\n").data, undefined);
+  assert.equal(parseFrontmatter("---\na: b\n--\n").data, undefined);
 });

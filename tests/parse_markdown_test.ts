@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { parseMarkdown, scanBlock } from "../lib/parse_markdown.ts";
+
+function kinds(md: string): string[] {
+  return parseMarkdown(md).blocks.map((b) =>
+    b.kind + (b.level ? b.level : "") + (b.task ? `:${b.task}` : "")
+  );
+}
+
+Deno.test("parseMarkdown: list and task markers", () => {
+  assert.deepEqual(kinds("- [ ] a\n* [x] b\n+ [X] c\n1. [ ] d\n2) e\n"), [
+    "paragraph:open",
+    "paragraph:done",
+    "paragraph:done",
+    "paragraph:open",
+    "paragraph",
+  ]);
+  // A marker needs a space, a tab or the end after it; 10 digits are too many.
+  assert.deepEqual(parseMarkdown("-a\n\n1234567890. x\n\n-\tb\n").blocks.map((b) => b.lines), [
+    ["-a"],
+    ["1234567890. x"],
+    ["b"],
+  ]);
+  // `[ ]` needs a space, a tab or the end after it to be a task.
+  assert.deepEqual(kinds("- [ ]x\n\n- [ ]\n\n- [x]\tdone\n"), [
+    "paragraph",
+    "paragraph:open",
+    "paragraph:done",
+  ]);
+  // Only a bullet or `1.` interrupts a paragraph, and not when empty.
+  assert.deepEqual(parseMarkdown("a\n2. b\n*\n1. c\n").blocks.map((b) => b.lines), [
+    ["a", "2. b", "*"],
+    ["c"],
+  ]);
+});
+
+Deno.test("parseMarkdown: ATX and setext headings", () => {
+  assert.deepEqual(kinds("# a\n###### b\n####### c\n#d\n#\n## e ##\n"), [
+    "heading1",
+    "heading6",
+    "paragraph",
+    "heading1",
+    "heading2",
+  ]);
+  assert.deepEqual(kinds("a\n===\n\nb\n--- \t\n\nc\n=-=\n"), ["heading1", "heading2", "paragraph"]);
+  assert.deepEqual(parseMarkdown("a\n=-=\n").blocks[0].lines, ["a", "=-="]);
+});
+
+Deno.test("parseMarkdown: frontmatter lines are not Markdown; a BOM is dropped", () => {
+  const doc = parseMarkdown("\ufeff---\ntitle: x\n---\n# T\n");
+  assert.deepEqual(doc.frontmatter.data, { title: "x" });
+  assert.deepEqual(doc.blocks.map((b) => [b.line, b.lines]), [[4, ["T"]]]);
+});
+
+Deno.test("scanBlock: a paragraph's lines are scanned joined, whatever their container", () => {
+  // Whole lines of the text are scanned as one slice of it; lines with list, quote or
+  // indentation markers removed, and CRLF or CR documents, as a join of the lines: both must
+  // give the same offsets and lines.
+  const bodies = [
+    "a [x](one.md)\nb `c/d.ts` [y](two.md)\n[z](three.md)",
+    "- a [x](one.md)\n  b `c/d.ts` [y](two.md)\n  [z](three.md)",
+    "> a [x](one.md)\n> b `c/d.ts` [y](two.md)\n> [z](three.md)",
+  ];
+  for (const body of bodies) {
+    for (const eol of ["\n", "\r\n", "\r"]) {
+      const doc = parseMarkdown(("intro\n\n" + body + "\n").replaceAll("\n", eol));
+      const block = doc.blocks[1];
+      const scan = scanBlock(block, doc);
+      assert.deepEqual(
+        scan.links.map((l) => [scan.lineOf(l.offset), l.destination]),
+        [[3, "one.md"], [4, "two.md"], [5, "three.md"]],
+        JSON.stringify([body, eol]),
+      );
+      assert.deepEqual(scan.codeSpans.map((c) => [scan.lineOf(c.offset), c.content]), [
+        [4, "c/d.ts"],
+      ]);
+    }
+  }
+});
+
+Deno.test("scanBlock: definitions taken off a paragraph's start leave the rest in place", () => {
+  const doc = parseMarkdown("[a]: ./a.md\n[b]:\n  ./b.md\ntext [x](y.md)\nmore [a]\n");
+  assert.deepEqual(doc.definitions.map((d) => [d.line, d.label, d.destination]), [
+    [1, "a", "./a.md"],
+    [2, "b", "./b.md"],
+  ]);
+  const scan = scanBlock(doc.blocks[0], doc);
+  assert.equal(doc.blocks[0].line, 4);
+  assert.deepEqual(scan.links.map((l) => [scan.lineOf(l.offset), l.destination]), [[4, "y.md"]]);
+  const heading = parseMarkdown("[a]: ./a.md\nTitle [x](y.md)\n===\n");
+  assert.equal(heading.blocks[0].kind, "heading");
+  assert.equal(scanBlock(heading.blocks[0], heading).text, "Title x");
+});
