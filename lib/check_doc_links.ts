@@ -103,7 +103,9 @@ export function checkDocLinks(
   memo: Map<string, TargetState> = new Map(),
 ): DocLinkFacts {
   const facts: DocLinkFacts = { broken: [], targets: [], fragments: [], missing: [] };
-  const linked = new Set<string>();
+  const targets = facts.targets;
+  // Each target once: a scan of the few targets of most docs, a set for docs with many.
+  let linked: Set<string> | undefined;
   for (const link of doc.links) {
     const resolved = resolveLink(path, link.target);
     if (resolved === undefined) continue;
@@ -116,7 +118,8 @@ export function checkDocLinks(
     }
     // Resolved paths never end in `/`.
     const target = resolved.path === "." ? "" : resolved.path;
-    let state = memo.get(target);
+    // Most targets are listed: one lookup. The rest are remembered (they may cost a disk look).
+    let state: TargetState | undefined = index.listed(target) ? "exists" : memo.get(target);
     if (state === undefined) {
       state = index.exists(target)
         ? "exists"
@@ -126,9 +129,14 @@ export function checkDocLinks(
       memo.set(target, state);
     }
     if (state === "exists") {
-      if (!linked.has(target)) {
-        linked.add(target);
-        facts.targets.push(target);
+      if (linked !== undefined) {
+        if (!linked.has(target)) {
+          linked.add(target);
+          targets.push(target);
+        }
+      } else if (!targets.includes(target)) {
+        targets.push(target);
+        if (targets.length === 16) linked = new Set(targets);
       }
       if (fragment) {
         facts.fragments.push({ line: link.line, target: link.target, path: target, fragment });

@@ -29,6 +29,7 @@ export interface PathIndexSource {
  *
  * const index = new PathIndex({ paths: ["docs/A.md", "vendor"], nonFiles: ["vendor"], opaque: [] });
  * assert.ok(index.exists("docs/A.md"));
+ * assert.ok(index.listed("docs/A.md"));
  * assert.ok(index.exists("docs"));
  * assert.ok(!index.exists("docs/a.md"));
  * assert.equal(index.hint("docs/a.md"), "case");
@@ -58,6 +59,11 @@ export class PathIndex {
     this.#opaque = new Set([...source.opaque, ...source.nonFiles, ...ALWAYS_EXCLUDED_DIRS]);
     for (const dir of this.#opaque) this.#opaqueTops.add(dir.split("/")[0]);
     this.#onDisk = onDisk;
+  }
+
+  /** Listed exactly (a file, or a directory holding one): the common case, one set lookup. */
+  listed(path: string): boolean {
+    return this.#exists.has(path);
   }
 
   /** Listed (exactly), or on disk when no listed path differs from it only by letter case. */
