@@ -92,11 +92,11 @@ const NAMED_ENTITIES: Record<string, string> = {
 // A run of link destination characters with no meaning of their own: anything but controls,
 // space, `\`, `(` and `)`.
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
-// See #simpleLink. After the link, the text up to the next SPECIAL character is taken too.
-const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)[^\\`<![\]]*/y;
+// See #simpleLink.
+const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)/y;
 // See #simpleCodeSpan: a backtick (starting a run: the scanner never stops inside one), a line
-// without backticks, a backtick that ends its run, and the text up to the next special character.
-const SIMPLE_CODE = /`([^`\n]+)`(?!`)[^\\`<![\]]*/y;
+// without backticks, and a backtick that ends its run.
+const SIMPLE_CODE = /`([^`\n]+)`(?!`)/y;
 // Link destinations longer than this are only followed while the work budget lasts.
 const CAPPED_DESTINATION = 256;
 
@@ -306,30 +306,24 @@ class _InlineScanner {
           this.#textStart = i;
         } else i++;
       } else if (c === BACKTICK) {
-        const next = this.#simpleCodeSpan(i);
-        if (next >= 0) {
-          i = next < n ? next : -1; // already at the next special character (or the end)
-          continue;
-        }
-        i = this.#codeSpan(i);
+        const end = this.#simpleCodeSpan(i);
+        i = end >= 0 ? end : this.#codeSpan(i);
       } else if (c === LT) {
         i = this.#angle(i);
       } else if (c === BANG && src.charCodeAt(i + 1) === LBRACKET) {
-        const next = this.#simpleLink(i, true);
-        if (next >= 0) {
-          i = next < n ? next : -1; // already at the next special character (or the end)
-          continue;
+        const end = this.#simpleLink(i, true);
+        if (end >= 0) i = end;
+        else {
+          this.#open(i, true);
+          i += 2;
         }
-        this.#open(i, true);
-        i += 2;
       } else if (c === LBRACKET) {
-        const next = this.#simpleLink(i, false);
-        if (next >= 0) {
-          i = next < n ? next : -1;
-          continue;
+        const end = this.#simpleLink(i, false);
+        if (end >= 0) i = end;
+        else {
+          this.#open(i, false);
+          i++;
         }
-        this.#open(i, false);
-        i++;
       } else if (c === RBRACKET) {
         i = this.#close(i);
       } else if (c === UNDERSCORE && this.#tokens) {
@@ -367,9 +361,8 @@ class _InlineScanner {
   }
 
   // The fast path for the most common code spans: single backticks around one line, outside
-  // the plain-text scan, matched by one sticky regex with the text up to the next special
-  // character. It finds what #codeSpan would. Returns where the next special character (or the
-  // end) is, or -1 when this is not such a span.
+  // the plain-text scan, matched by one sticky regex. It finds what #codeSpan would. Returns the
+  // span's end, or -1 when this is not such a span.
   #simpleCodeSpan(i: number): number {
     if (this.#tokens) return -1;
     SIMPLE_CODE.lastIndex = i;
@@ -453,8 +446,8 @@ class _InlineScanner {
   // The fast path for the most common links: `[text](destination)` (or an image) outside other
   // brackets, whose text has no syntax characters and whose destination no space, escape or
   // parenthesis, is matched by one sticky regex. It finds what #open, #close and #inlineTail
-  // would; anything else (and the plain-text scan) takes that general path. Returns where the
-  // next special character (or the end) is, or -1 when this is not a simple link.
+  // would; anything else (and the plain-text scan) takes that general path. Returns the link's
+  // end, or -1 when this is not a simple link.
   #simpleLink(i: number, image: boolean): number {
     if (this.#tokens || this.#brackets.length > 0 || this.#budget <= 0) return -1;
     SIMPLE_LINK.lastIndex = i;
