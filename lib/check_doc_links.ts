@@ -121,11 +121,7 @@ export function checkDocLinks(
     // Most targets are listed: one lookup. The rest are remembered (they may cost a disk look).
     let state: TargetState | undefined = index.listed(target) ? "exists" : memo.get(target);
     if (state === undefined) {
-      state = index.exists(target)
-        ? "exists"
-        : index.isOpaque(target)
-        ? "opaque"
-        : index.hint(target);
+      state = index.classify(target);
       memo.set(target, state);
     }
     if (state === "exists") {

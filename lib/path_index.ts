@@ -32,8 +32,9 @@ export interface PathIndexSource {
  * assert.ok(index.listed("docs/A.md"));
  * assert.ok(index.exists("docs"));
  * assert.ok(!index.exists("docs/a.md"));
- * assert.equal(index.hint("docs/a.md"), "case");
- * assert.equal(index.hint("docs/A"), "extension");
+ * assert.equal(index.classify("docs/a.md"), "case");
+ * assert.equal(index.classify("docs/A"), "extension");
+ * assert.equal(index.classify("vendor/x.md"), "opaque");
  * assert.ok(index.isOpaque("vendor/x.md"));
  * ```
  */
@@ -70,8 +71,12 @@ export class PathIndex {
   exists(path: string): boolean {
     if (this.#exists.has(path)) return true;
     if (this.#onDisk === undefined || this.#foldedSet().has(path.toLowerCase())) return false;
+    return this.#onDiskMemo(path);
+  }
+
+  #onDiskMemo(path: string): boolean {
     let found = this.#seen.get(path);
-    if (found === undefined) this.#seen.set(path, found = this.#onDisk(path));
+    if (found === undefined) this.#seen.set(path, found = this.#onDisk!(path));
     return found;
   }
 
@@ -87,12 +92,17 @@ export class PathIndex {
   }
 
   /**
-   * The near miss of a path that does not exist: `case` when a listed path
-   * differs only by letter case, `extension` when `<path>.md` is listed.
+   * What a link target is: `exists` (see {@linkcode PathIndex.exists}),
+   * `opaque` (under a directory whose contents are unknown), or missing with
+   * its near miss: `case` when a listed path differs only by letter case,
+   * `extension` when `<path>.md` is listed, else `null`.
    */
-  hint(path: string): "case" | "extension" | null {
-    if (this.#foldedSet().has(path.toLowerCase())) return "case";
-    return this.#exists.has(`${path}.md`) ? "extension" : null;
+  classify(path: string): "exists" | "opaque" | "case" | "extension" | null {
+    if (this.#exists.has(path)) return "exists";
+    const caseTwin = this.#foldedSet().has(path.toLowerCase());
+    if (!caseTwin && this.#onDisk !== undefined && this.#onDiskMemo(path)) return "exists";
+    if (this.isOpaque(path)) return "opaque";
+    return caseTwin ? "case" : this.#exists.has(`${path}.md`) ? "extension" : null;
   }
 
   /** The lower-cased paths, built on first need (most scans have few missing targets). */
