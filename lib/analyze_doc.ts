@@ -180,6 +180,16 @@ function _leadingStatus(doc: MarkdownDoc): string | undefined {
 }
 
 function _cleanStatus(raw: string): string | undefined {
-  const v = raw.trim().replace(/^[*_`\s]+|[*_`\s]+$/g, "").slice(0, 200).trim();
+  let v = raw.trim();
+  // Trimmed, it has markers to strip only when it starts or ends with one (usually not).
+  if (_isMarker(v.charCodeAt(0)) || _isMarker(v.charCodeAt(v.length - 1))) {
+    v = v.replace(/^[*_`\s]+|[*_`\s]+$/g, "");
+  }
+  v = v.slice(0, 200).trim();
   return v === "" ? undefined : v;
+}
+
+// `*`, `_` or `` ` ``.
+function _isMarker(c: number): boolean {
+  return c === 0x2a || c === 0x5f || c === 0x60;
 }
