@@ -5,8 +5,6 @@
  * @module
  */
 
-import { join } from "node:path";
-
 /**
  * Returns a lookup of root-relative paths: `true` when the path's directory
  * lists it as a regular file, `false` when as something else (a directory, a
@@ -42,7 +40,7 @@ export function dirEntries(root: string): (path: string) => boolean | undefined 
     if (parent === undefined || parent.has(slash < 0 ? dir : dir.slice(slash + 1))) {
       try {
         names = new Map();
-        for (const entry of Deno.readDirSync(dir === "" ? root : join(root, dir))) {
+        for (const entry of Deno.readDirSync(dir === "" ? root : `${root}/${dir}`)) {
           names.set(entry.name, entry.isFile);
         }
       } catch (err) {

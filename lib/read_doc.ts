@@ -7,7 +7,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import { hasUndecodableBytes } from "./decode_path.ts";
 import type { FileRead } from "./scan_docs.ts";
 
@@ -61,7 +60,8 @@ export function readDocSync(
   if (hasUndecodableBytes(path)) {
     return "the name is not valid UTF-8, which Deno cannot open; rename the file to scan it";
   }
-  const full = join(root, path);
+  // `path` is root-relative and normalised (a listing's): no join needed (node's costs ~2 µs).
+  const full = `${root}/${path}`;
   if (options.regularFile) {
     // No lstat: under --allow-read each one costs as much as a small read.
     try {
