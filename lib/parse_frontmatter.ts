@@ -126,7 +126,9 @@ function _simpleMapping(yaml: string): Record<string, unknown> | undefined {
     if (colon < 0) return undefined;
     const key = line.slice(0, colon);
     if (_isReserved(key) || key === "__proto__" || Object.hasOwn(data, key)) return undefined;
-    const raw = line.slice(colon + 1).trim();
+    // YAML trims only spaces and tabs around a plain scalar (`trim()` would also take a no-break
+    // space, which YAML keeps): anything else at either end is left to the full parser.
+    const raw = line.slice(colon + 1).replace(_SPACES_AROUND, "");
     if (raw === "" || _isReserved(raw)) {
       data[key] = raw === "" || raw[0] === "n" || raw[0] === "N"
         ? null
@@ -136,6 +138,8 @@ function _simpleMapping(yaml: string): Record<string, unknown> | undefined {
   }
   return data;
 }
+
+const _SPACES_AROUND = /^[ \t]+|[ \t]+$/g;
 
 // A simple line is `key:`, then nothing or spaces or tabs and a value: the offset of the `:`
 // after a key of 1–64 letters, digits, `_` and `-` (not starting with a digit or `-`), or -1.

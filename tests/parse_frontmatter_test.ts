@@ -125,3 +125,13 @@ Deno.test("parseFrontmatter: CRLF and CR delimiters and lines", () => {
   assert.equal(parseFrontmatter("---x\na: b\n---\n").data, undefined);
   assert.equal(parseFrontmatter("---\na: b\n--\n").data, undefined);
 });
+
+Deno.test("the fast path trims only spaces and tabs around a value, as YAML does", () => {
+  for (const value of ["\u00a0x", "x\u00a0", "\u2003x", " x ", "\tx\t"]) {
+    assert.deepEqual(
+      parseFrontmatter(`---\na: ${value}\n---\n`).data,
+      parseYaml(`a: ${value}\n`),
+      JSON.stringify(value),
+    );
+  }
+});
