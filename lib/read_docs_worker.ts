@@ -10,9 +10,10 @@ import {
   type HelperJob,
   type HelperMessage,
   linkChecker,
-  readAnalysed,
+  readAnalysedBatch,
   regularFiles,
 } from "./read_docs.ts";
+import type { FileRead } from "./scan_docs.ts";
 
 const scope = self as unknown as {
   onmessage: (event: MessageEvent<HelperJob>) => void;
@@ -26,10 +27,8 @@ scope.onmessage = (event) => {
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
     const end = Math.min(start + batch, paths.length);
-    const results = [];
-    for (let i = start; i < end; i++) {
-      results.push(readAnalysed(root, paths[i], regular(paths[i]), summarizer));
-    }
+    const results: (FileRead | string)[] = [];
+    readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
     scope.postMessage({ start, results });
     start = Atomics.add(counter, 0, batch);
   }
