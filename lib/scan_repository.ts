@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import type { Clock } from "./clock.ts";
-import { listCandidates } from "./list_candidates.ts";
+import { type CandidateListing, listCandidates } from "./list_candidates.ts";
 import type { GitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
@@ -81,12 +81,22 @@ export interface ScanOutcome {
  * ```
  */
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
-  const { root } = options;
+  const { root, config } = options;
   const inGit = await pathExists(join(root, ".git"));
+  // git's processes start first: each thread below takes ~15 ms of this one to create.
+  const listingPromise = inGit && options.gitFacts
+    ? options.gitFacts.listing
+    : listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs });
+  listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+  // git log runs in its own process, read on its own thread, while this one lists and reads.
+  const agesPromise: Promise<GitAges | undefined> = inGit
+    ? options.gitFacts?.ages ?? readGitAgesThreaded(root)
+    : Promise.resolve(undefined);
+  agesPromise.catch(() => {});
   // A large index promises many docs: the helper thread loads while git lists.
   const helper = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? new ReadHelper() : undefined;
   try {
-    return await _scan(options, inGit, helper);
+    return await _scan(options, inGit, listingPromise, agesPromise, helper);
   } finally {
     helper?.close();
   }
@@ -95,20 +105,12 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
 async function _scan(
   options: ScanRepositoryOptions,
   inGit: boolean,
+  listingPromise: Promise<CandidateListing>,
+  agesPromise: Promise<GitAges | undefined>,
   helper: ReadHelper | undefined,
 ): Promise<ScanOutcome> {
   const { root, config } = options;
-  // git log runs in its own process, read on its own thread, while this one lists and reads.
-  const agesPromise: Promise<GitAges | undefined> = inGit
-    ? options.gitFacts?.ages ?? readGitAgesThreaded(root)
-    : Promise.resolve(undefined);
-  agesPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-  const [ignored, listing] = await Promise.all([
-    loadIgnore(root),
-    inGit && options.gitFacts
-      ? options.gitFacts.listing
-      : listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs }),
-  ]);
+  const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
   const warnings = [...listing.warnings];
   const paths = selectReads(listing.files, config, ignored);
   const entry = dirEntries(root);
