@@ -29,6 +29,10 @@ import { parseArgs } from "node:util";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const _WORKERS = ["read_docs_worker.ts", "read_git_ages_worker.ts"].map((name) =>
+  join(_PACKAGE_DIR, "lib", name)
+);
+
 const _SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
 
 /**
@@ -93,8 +97,9 @@ export async function main(args: string[]): Promise<number> {
       // remind.ts reaches load_config.ts through a non-literal import (kept off the
       // hook's start-up graph), which deno compile cannot see on its own.
       ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib", "load_config.ts")}`] : []),
-      // scan.ts starts its reading helper thread from a module deno compile does not follow.
-      ...(seam === "scan" ? [`--include=${join(_PACKAGE_DIR, "lib", "read_docs_worker.ts")}`] : []),
+      // The scanner's threads (the reading helper, git's history pass; prune scans too) are
+      // started from modules deno compile does not follow.
+      ...(seam === "scan" || seam === "prune" ? _WORKERS.map((w) => `--include=${w}`) : []),
       join(_PACKAGE_DIR, `${seam}.ts`),
     ]);
     if (built.code !== 0) {
