@@ -79,8 +79,8 @@ export const PARALLEL_FROM = 2000;
 /** Docs taken from the shared counter at once. */
 const _BATCH = 64;
 
-/** Milliseconds between two progress reports. */
-const _PROGRESS_MS = 100;
+/** Milliseconds between two progress reports and turns of the event loop (see `readDocs`). */
+const _TURN_MS = 100;
 
 /**
  * Reads and analyses every doc of `paths` (root-relative) with
@@ -121,16 +121,18 @@ export async function readDocs(
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   const regular = regularFiles(root, skipLstat);
-  let lastProgress = performance.now();
+  let lastTurn = performance.now();
   const take = () => Atomics.add(counter, 0, _BATCH);
-  // Synchronous: the helper's results wait in its port until this loop ends (no event-loop
-  // turn is worth its cost here: a timer turn sleeps ~2 ms; git is read on its own thread).
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + _BATCH, paths.length);
     readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
-    if (options.onProgress && performance.now() - lastProgress > _PROGRESS_MS) {
-      options.onProgress(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
-      lastProgress = performance.now();
+    if (performance.now() - lastTurn > _TURN_MS) {
+      options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
+      // Take the helper's results delivered so far (unpacking them is work this thread does
+      // anyway), instead of all of them after the loop. Only a timer turn delivers a worker's
+      // messages, and it sleeps for the timer's resolution (~2 ms): rarely, then.
+      if (helper) await new Promise((resolve) => setTimeout(resolve, 0));
+      lastTurn = performance.now();
     }
   }
   options.onProgress?.(paths.length, paths.length);
