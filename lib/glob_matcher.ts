@@ -39,8 +39,11 @@ export function globMatcher(globs: readonly string[]): (path: string) => boolean
 /** `**\/*.<ext>`: any file with that extension, at any depth. */
 const _ANY_DEPTH_EXTENSION = /^\*\*\/\*\.([A-Za-z0-9_-]+)$/;
 
-/** A path with an empty, `.` or `..` segment or a leading or trailing `/` (left to picomatch). */
-const _NOT_NORMAL = /(?:^|\/)\.{0,2}(?:\/|$)/;
+/**
+ * Left to picomatch: a path with an empty, `.` or `..` segment, a leading or
+ * trailing `/`, or a line terminator (picomatch's `.` matches none).
+ */
+const _NOT_NORMAL = /[\n\r\u2028\u2029]|(?:^|\/)\.{0,2}(?:\/|$)/;
 
 /**
  * Why `glob` is not a usable root-relative glob, or `undefined` when it is.

@@ -38,6 +38,11 @@ Deno.test("**/*.ext globs (the default scope's fast path) match exactly as picom
     "-",
     ".mdx",
     "\\",
+    "\n",
+    "\r",
+    "\u2028",
+    "\u2029",
+    "\u0085",
   ];
   let seed = 7;
   const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2147483648) % parts.length];
@@ -45,7 +50,8 @@ Deno.test("**/*.ext globs (the default scope's fast path) match exactly as picom
     const path = Array.from({ length: 1 + (i % 4) }, () => pick() + pick()).join("/");
     assert.equal(fast(path), reference(path), JSON.stringify(path));
   }
-  for (const path of ["a.md", ".md", "x/.md", "a.md/", "./a.md", "x/../a.md", "/a.md", "a.MD"]) {
+  const edges = ["a.md", ".md", "x/.md", "a.md/", "./a.md", "x/../a.md", "/a.md", "a.MD"];
+  for (const path of [...edges, "a\nb/c.md", "\nx.md", "x\r.md", "a/\u2028.md", "\u2029/x.md"]) {
     assert.equal(fast(path), reference(path), JSON.stringify(path));
   }
 });
