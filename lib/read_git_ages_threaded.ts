@@ -11,7 +11,7 @@ import { type GitAges, readGitAges } from "./read_git_ages.ts";
 /** What the thread posts back. */
 type _Reply =
   | { ages: GitAges }
-  | { error: { code?: string; message: string; exitCode?: ExitCode } };
+  | { error: { code?: string; name?: string; message: string; exitCode?: ExitCode } };
 
 /**
  * Reads the git ages of `root` like {@linkcode readGitAges}, on a Web Worker.
@@ -50,21 +50,34 @@ export function readGitAgesThreaded(root: string): Promise<GitAges> {
     return readGitAges(root);
   }
   return new Promise<GitAges>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<_Reply>) => {
-      worker.terminate();
-      const reply = event.data;
-      if ("ages" in reply) return resolve(reply.ages);
-      const { code, message, exitCode } = reply.error;
-      reject(
-        code === undefined ? new Error(message) : new DochygieneError(code, message, exitCode),
-      );
-    };
-    // A thread that cannot load: read here instead.
-    worker.onerror = (event) => {
-      event.preventDefault();
+    // A thread that cannot load or answer: read here instead.
+    const here = () => {
       worker.terminate();
       readGitAges(root).then(resolve, reject);
     };
+    worker.onmessage = (event: MessageEvent<_Reply>) => {
+      worker.terminate();
+      const reply = event.data;
+      if ("ages" in reply) resolve(reply.ages);
+      else reject(_rebuild(reply.error));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      here();
+    };
+    worker.onmessageerror = here;
     worker.postMessage(root);
   });
+}
+
+/** The thread's failure as this thread would have thrown it (`Deno.errors` kept by name). */
+function _rebuild(error: { code?: string; name?: string; message: string; exitCode?: ExitCode }) {
+  if (error.code !== undefined) {
+    return new DochygieneError(error.code, error.message, error.exitCode);
+  }
+  const errors = Deno.errors as unknown as Record<string, new (message: string) => Error>;
+  const Class = error.name !== undefined && Object.hasOwn(errors, error.name)
+    ? errors[error.name]
+    : Error;
+  return new Class(error.message);
 }

@@ -1,7 +1,8 @@
 /**
  * The thread of `readGitAgesThreaded` (`read_git_ages_threaded.ts`): runs
  * {@linkcode readGitAges} for the root it is sent and posts the result back,
- * or the failure's code, message and exit code. Not a module to import.
+ * or the failure: a `DochygieneError`'s code, message and exit code, another
+ * error's name and message. Not a module to import.
  *
  * @module
  */
@@ -21,7 +22,9 @@ scope.onmessage = async (event) => {
     scope.postMessage({
       error: err instanceof DochygieneError
         ? { code: err.code, message: err.message, exitCode: err.exitCode }
-        : { message: err instanceof Error ? err.message : String(err) },
+        : err instanceof Error
+        ? { name: err.name, message: err.message }
+        : { message: String(err) },
     });
   }
 };
