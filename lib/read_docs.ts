@@ -1,8 +1,9 @@
 /**
- * The scanner's reading phase: every doc read once, synchronously, and
- * analysed as it is read — on this thread and, for large repositories, on one
- * helper thread at the same time, the two taking batches of paths from a
- * shared counter.
+ * The scanner's reading phase: every doc read once, synchronously, analysed
+ * and (given the listing) link-checked and summarised as it is read — on this
+ * thread and, for large repositories, on one helper thread at the same time,
+ * the two taking batches of paths from a shared counter; the helper posts each
+ * batch's results, then its inbound link counts.
  *
  * @module
  */
@@ -45,6 +46,8 @@ export interface ReadDocsOptions {
    * closed in any case.
    */
   helper?: ReadHelper;
+  /** Paths taken from the shared counter at once (default 64). */
+  batch?: number;
 }
 
 /** Checks one analysed doc's links (see {@linkcode linkChecker}). */
@@ -71,6 +74,8 @@ export interface ReadDocsResult {
    * not frozen or append-only link to it (empty otherwise).
    */
   inbound: Map<string, number>;
+  /** How many docs the helper thread read (0 without one, or when it failed). */
+  helperDocs: number;
 }
 
 /** Docs from which a helper thread pays for its start-up (about 50 ms). */
@@ -84,9 +89,11 @@ const _TURN_MS = 100;
 
 /**
  * Reads and analyses every doc of `paths` (root-relative) with
- * {@linkcode readAnalysed}, giving the event loop a turn now and then (a git
- * process writing to a pipe waits on it). Deterministic whatever the threads
- * do: results are put back in path order.
+ * {@linkcode readAnalysed}. Deterministic whatever the threads do: results are
+ * put back in path order. The event loop only turns every 100 ms, and only
+ * with a helper thread: a process writing to a pipe this thread reads (e.g.
+ * `git log`) waits meanwhile — read such output on a thread of its own
+ * (`readGitAgesThreaded`).
  *
  * @example
  * ```ts
@@ -114,17 +121,19 @@ export async function readDocs(
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const links = options.links;
   const keepLinks = options.keepLinks ?? false;
-  const job = { root, paths, skipLstat, counter, batch: _BATCH, links, keepLinks };
-  const helper = paths.length >= (options.parallelFrom ?? PARALLEL_FROM)
-    ? _runHelper(options.helper ?? new ReadHelper(), job, results)
-    : options.helper?.close();
+  const batch = options.batch ?? _BATCH;
+  const job = { root, paths, skipLstat, counter, batch, links, keepLinks };
+  let helper: Promise<_Helped | undefined> | undefined;
+  if (paths.length >= (options.parallelFrom ?? PARALLEL_FROM)) {
+    helper = _runHelper(options.helper ?? new ReadHelper(), job, results);
+  } else options.helper?.close();
   const inbound = new Map<string, number>();
   const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
   const regular = regularFiles(root, skipLstat);
   let lastTurn = performance.now();
-  const take = () => Atomics.add(counter, 0, _BATCH);
+  const take = () => Atomics.add(counter, 0, batch);
   for (let start = take(); start < paths.length; start = take()) {
-    const end = Math.min(start + _BATCH, paths.length);
+    const end = Math.min(start + batch, paths.length);
     readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
@@ -138,7 +147,9 @@ export async function readDocs(
   options.onProgress?.(paths.length, paths.length);
   const helped = await helper;
   if (helped) {
-    for (const [path, count] of helped) inbound.set(path, (inbound.get(path) ?? 0) + count);
+    for (const [path, count] of helped.inbound) {
+      inbound.set(path, (inbound.get(path) ?? 0) + count);
+    }
   }
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
@@ -148,7 +159,7 @@ export async function readDocs(
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
-  return { reads, warnings, inbound };
+  return { reads, warnings, inbound, helperDocs: helped?.docs ?? 0 };
 }
 
 /**
@@ -299,8 +310,9 @@ export function regularFiles(root: string, enabled: boolean): (path: string) => 
   return (path) => entry(path) === true;
 }
 
-/** A message from the helper: one batch's results, or the end with its inbound link counts. */
+/** A message from the helper: loaded, one batch's results, or the end with its inbound link counts. */
 export type HelperMessage =
+  | { ready: true }
   | { start: number; results: (FileRead | string)[] }
   | { done: true; inbound: Map<string, number> };
 
@@ -342,15 +354,27 @@ export interface HelperJob {
  */
 export class ReadHelper {
   #worker: Worker | undefined;
+  /** Settles `true` once the thread has loaded, `false` when it cannot. */
+  readonly ready: Promise<boolean>;
 
   /** Starts the thread; where Workers are unavailable, the helper does nothing. */
   constructor() {
+    let loaded: (value: boolean) => void = () => {};
+    this.ready = new Promise((resolve) => loaded = resolve);
     try {
       this.#worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), {
         type: "module",
       });
+      this.#worker.onmessage = (event) => loaded(event.data?.ready === true);
+      // A thread that cannot load is closed: readDocs then reads everything on its own thread.
+      this.#worker.onerror = (event) => {
+        event.preventDefault();
+        this.close();
+        loaded(false);
+      };
     } catch {
       this.#worker = undefined; // no workers here: the caller's thread reads everything
+      loaded(false);
     }
   }
 
@@ -360,10 +384,16 @@ export class ReadHelper {
   }
 
   /** Stops the thread (idempotent). */
-  close(): undefined {
+  close(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
   }
+}
+
+/** What a helper thread that finished gave: its inbound link counts and how many docs it read. */
+interface _Helped {
+  inbound: Map<string, number>;
+  docs: number;
 }
 
 /**
@@ -377,23 +407,29 @@ function _runHelper(
   helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
-): Promise<Map<string, number> | undefined> | undefined {
+): Promise<_Helped | undefined> | undefined {
   const worker = helper.worker;
   if (worker === undefined) return undefined;
   const given: number[] = [];
+  let docs = 0;
+  let settled = false;
   return new Promise((resolve) => {
     const finish = (inbound?: Map<string, number>) => {
+      if (settled) return; // a late error after the end changes nothing
+      settled = true;
       helper.close();
       if (inbound === undefined) {
         for (const start of given) results.fill(undefined, start, start + job.batch);
       }
-      resolve(inbound);
+      resolve(inbound === undefined ? undefined : { inbound, docs });
     };
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
+      if ("ready" in message) return;
       if ("done" in message) return finish(message.inbound);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
+      docs += message.results.length;
     };
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {

@@ -1,7 +1,8 @@
 /**
- * The helper thread of `readDocs` (`read_docs.ts`): takes batches of paths from the
- * shared counter, reads and analyses them, and posts each batch's results
- * back. Started by `read_docs.ts`; not a module to import.
+ * The helper thread of `readDocs` (`read_docs.ts`): says it is loaded, then takes
+ * batches of paths from the shared counter, reads, analyses and (given the
+ * listing) summarises them, posts each batch's results back, and ends with its
+ * inbound link counts. Started by `read_docs.ts`; not a module to import.
  *
  * @module
  */
@@ -34,3 +35,6 @@ scope.onmessage = (event) => {
   }
   scope.postMessage({ done: true, inbound });
 };
+
+// Loaded: the caller may wait for this (ReadHelper.ready) before handing out work.
+scope.postMessage({ ready: true });

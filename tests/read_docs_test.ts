@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
-import { readDocs } from "../lib/read_docs.ts";
+import { readDocs, ReadHelper } from "../lib/read_docs.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { PACKAGE_DIR, tempDir } from "./_helpers.ts";
 
@@ -37,12 +37,21 @@ Deno.test("readDocs reads and analyses every doc in path order and says why one 
   assert.deepEqual(first.analysis?.checkboxes, { done: 1, open: 0 });
 });
 
+/** Options that make readDocs share small batches with a helper thread that has already loaded. */
+async function loadedHelper() {
+  const helper = new ReadHelper();
+  assert.ok(await helper.ready, "the helper thread loads");
+  return { helper, parallelFrom: 0, batch: 4 };
+}
+
 Deno.test("readDocs gives the same reads, in path order, with a helper thread as without", async () => {
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
   for (const options of [{}, { skipLstat: true }]) {
     const alone = await readDocs(dir.path, paths, { ...options, parallelFrom: Infinity });
-    const helped = await readDocs(dir.path, paths, { ...options, parallelFrom: 0 });
+    const helped = await readDocs(dir.path, paths, { ...options, ...await loadedHelper() });
+    assert.ok(helped.helperDocs > 0, "the helper thread read some of the docs");
+    assert.equal(alone.helperDocs, 0);
     assert.deepEqual([...helped.reads.keys()], [...alone.reads.keys()]);
     assert.deepEqual(helped.reads, alone.reads);
     assert.deepEqual(helped.warnings, alone.warnings);
@@ -64,7 +73,8 @@ Deno.test("readDocs with the listing summarises, checks links and counts inbound
   }
   const links = { paths: listed, nonFiles: [], opaque: [] };
   const alone = await readDocs(dir.path, listed, { links, parallelFrom: Infinity });
-  const helped = await readDocs(dir.path, listed, { links, parallelFrom: 0 });
+  const helped = await readDocs(dir.path, listed, { links, ...await loadedHelper() });
+  assert.ok(helped.helperDocs > 0, "the helper thread read some of the docs");
   assert.deepEqual(helped.reads, alone.reads);
   for (const { inbound } of [alone, helped]) {
     // Distinct linking docs; the frozen doc's link does not count.
@@ -102,20 +112,23 @@ Deno.test("readDocs progress with a helper thread never goes backwards or past t
   assert.equal(seen.at(-1), paths.length * 3, "the last report is the whole");
 });
 
-Deno.test("the helper thread loads and reads under scan.ts's exact permission flags", async () => {
+Deno.test("the helper thread loads, reads and checks links under scan.ts's exact permission flags", async () => {
   await using dir = await tempDir();
-  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n- [x] [b](b.md)\n");
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n- [x] [b](b.md) [c](c.md)\n");
+  await Deno.writeTextFile(join(dir.path, "c.md"), "# C\n");
   const worker = new URL("../lib/read_docs_worker.ts", import.meta.url).href;
   const script = `
     const worker = new Worker(${JSON.stringify(worker)}, { type: "module" });
     worker.onerror = (e) => { e.preventDefault(); console.log("failed: " + e.message); worker.terminate(); };
     const results = [];
     worker.onmessage = (e) => {
-      if (e.data.done) { console.log(JSON.stringify(results)); worker.terminate(); }
+      if (e.data.ready) return;
+      if (e.data.done) { console.log(JSON.stringify({ results, inbound: [...e.data.inbound] })); worker.terminate(); }
       else results.push(...e.data.results);
     };
     worker.postMessage({ root: Deno.cwd(), paths: ["a.md", "gone.md"], skipLstat: true,
-      counter: new Int32Array(new SharedArrayBuffer(4)), batch: 64 });
+      counter: new Int32Array(new SharedArrayBuffer(4)), batch: 64,
+      links: { paths: ["a.md", "c.md"], nonFiles: [], opaque: [] }, keepLinks: false });
   `;
   await Deno.writeTextFile(join(dir.path, "start.ts"), script);
   const out = await new Deno.Command(Deno.execPath(), {
@@ -132,10 +145,14 @@ Deno.test("the helper thread loads and reads under scan.ts's exact permission fl
   }).output();
   const stdout = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const results = JSON.parse(stdout);
+  const { results, inbound } = JSON.parse(stdout);
   assert.equal(results.length, 2, stdout);
   assert.equal(results[0].kind, "text");
-  assert.deepEqual(results[0].analysis.checkboxes, { done: 1, open: 0 });
+  assert.deepEqual(results[0].summary.checkboxes, { done: 1, open: 0 });
+  assert.deepEqual(results[0].summary.linkFacts.broken, [
+    { kind: "broken_link", line: 3, target: "b.md", hint: null },
+  ]);
+  assert.deepEqual(inbound, [["c.md", 1]]);
   assert.equal(results[1], "");
 });
 
