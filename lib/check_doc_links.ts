@@ -7,7 +7,7 @@
  */
 
 import type { DocAnalysis } from "./analyze_doc.ts";
-import type { PathIndex } from "./path_index.ts";
+import type { PathIndex, TargetState } from "./path_index.ts";
 import { resolveLink } from "./resolve_link.ts";
 
 /** A link with a fragment into an existing doc (or into the doc itself). */
@@ -58,12 +58,6 @@ export interface DocLinkFacts {
   /** Inline-code paths that exist neither from the root nor from the doc's directory, by line. */
   missing: MissingPath[];
 }
-
-/**
- * What is known about a resolved link target: it exists, it is under an
- * opaque directory (not checked), or it is missing (with its near-miss hint).
- */
-export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
 
 /**
  * Resolves every link of a doc and checks its path against `index`; checks

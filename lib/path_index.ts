@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
 
 /** The listing facts a {@linkcode PathIndex} is built from (plain data: it crosses to helper threads). */
@@ -16,6 +17,45 @@ export interface PathIndexSource {
   /** Directories whose contents are unknown (see `CandidateListing.opaque`). */
   opaque: readonly string[];
 }
+
+/**
+ * The listing facts a {@linkcode PathIndex} is built from, as plain data (it
+ * crosses to the reading threads, which check links as they read).
+ *
+ * @example
+ * ```ts
+ * import { pathIndexSource } from "./path_index.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const files = [
+ *   { path: "a.md", tracked: true, type: "file" as const },
+ *   { path: "vendor", tracked: true, type: "gitlink" as const },
+ * ];
+ * assert.deepEqual(pathIndexSource(files, ["build"]), {
+ *   paths: ["a.md", "vendor"],
+ *   nonFiles: ["vendor"],
+ *   opaque: ["build"],
+ * });
+ * ```
+ */
+export function pathIndexSource(
+  files: readonly ListedFile[],
+  opaque: readonly string[],
+): PathIndexSource {
+  const paths: string[] = [];
+  const nonFiles: string[] = [];
+  for (const file of files) {
+    paths.push(file.path);
+    if (file.type !== "file") nonFiles.push(file.path);
+  }
+  return { paths, nonFiles, opaque: [...opaque] };
+}
+
+/**
+ * What is known about a resolved link target: it exists, it is under an
+ * opaque directory (not checked), or it is missing (with its near-miss hint).
+ */
+export type TargetState = "exists" | "opaque" | "case" | "extension" | null;
 
 /**
  * The set of existing root-relative paths (files and every ancestor directory;
@@ -97,7 +137,7 @@ export class PathIndex {
    * its near miss: `case` when a listed path differs only by letter case,
    * `extension` when `<path>.md` is listed, else `null`.
    */
-  classify(path: string): "exists" | "opaque" | "case" | "extension" | null {
+  classify(path: string): TargetState {
     if (this.#exists.has(path)) return "exists";
     const caseTwin = this.#foldedSet().has(path.toLowerCase());
     if (!caseTwin && this.#onDisk !== undefined && this.#onDiskMemo(path)) return "exists";

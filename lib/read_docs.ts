@@ -9,9 +9,9 @@
  */
 
 import { analyzeDoc, type DocAnalysis } from "./analyze_doc.ts";
-import { checkDocLinks, type DocLinkFacts, type TargetState } from "./check_doc_links.ts";
+import { checkDocLinks, type DocLinkFacts } from "./check_doc_links.ts";
 import { dirEntries } from "./dir_entries.ts";
-import { PathIndex, type PathIndexSource } from "./path_index.ts";
+import { PathIndex, type PathIndexSource, type TargetState } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
 import type { FileRead } from "./scan_docs.ts";

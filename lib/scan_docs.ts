@@ -17,9 +17,9 @@ import {
 import { globMatcher } from "./glob_matcher.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
-import { checkDocLinks, hasAnchor, type TargetState } from "./check_doc_links.ts";
+import { checkDocLinks, hasAnchor } from "./check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
-import { PathIndex, type PathIndexSource } from "./path_index.ts";
+import { PathIndex, pathIndexSource, type TargetState } from "./path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -375,39 +375,6 @@ function _headings(
 /** The index of the listing, with the input's on-disk fallback. */
 function _index(input: ScanInput): PathIndex {
   return new PathIndex(pathIndexSource(input.files, input.opaque), input.onDisk);
-}
-
-/**
- * The listing facts a {@linkcode PathIndex} is built from, as plain data (it
- * crosses to the reading threads, which check links as they read).
- *
- * @example
- * ```ts
- * import { pathIndexSource } from "./scan_docs.ts";
- * import assert from "node:assert/strict";
- *
- * const files = [
- *   { path: "a.md", tracked: true, type: "file" as const },
- *   { path: "vendor", tracked: true, type: "gitlink" as const },
- * ];
- * assert.deepEqual(pathIndexSource(files, ["build"]), {
- *   paths: ["a.md", "vendor"],
- *   nonFiles: ["vendor"],
- *   opaque: ["build"],
- * });
- * ```
- */
-export function pathIndexSource(
-  files: readonly ListedFile[],
-  opaque: readonly string[],
-): PathIndexSource {
-  const paths: string[] = [];
-  const nonFiles: string[] = [];
-  for (const file of files) {
-    paths.push(file.path);
-    if (file.type !== "file") nonFiles.push(file.path);
-  }
-  return { paths, nonFiles, opaque: [...opaque] };
 }
 
 function _duplicates(

@@ -16,7 +16,8 @@ import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
-import { pathIndexSource, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { pathIndexSource } from "./path_index.ts";
+import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { pathExists } from "./path_exists.ts";
 
@@ -28,7 +29,7 @@ export interface ScanRepositoryOptions {
   config: Config;
   /** The clock (the scan's `generated_at` and ages). */
   clock: Clock;
-  /** Called now and then while reading, with how many docs are done of how many. */
+  /** Called now and then while reading, with how many docs are taken (being read or done) of how many. */
   onProgress?: (done: number, total: number) => void;
   /**
    * git facts already being read for this root (one `git ls-files` and one
@@ -83,7 +84,7 @@ export interface ScanOutcome {
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
   const { root, config } = options;
   const inGit = await pathExists(join(root, ".git"));
-  // git's processes start first: each thread below takes ~15 ms of this one to create.
+  // `git ls-files` starts first: each thread below takes ~15 ms of this one to create.
   const listingPromise = inGit && options.gitFacts
     ? options.gitFacts.listing
     : listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs });
@@ -113,7 +114,7 @@ async function _scan(
   const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
   const warnings = [...listing.warnings];
   const paths = selectReads(listing.files, config, ignored);
-  const entry = dirEntries(root);
+  let entry: ((path: string) => boolean | undefined) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -145,15 +146,16 @@ async function _scan(
     ignored,
     reads,
     inbound,
-    onDisk: (path) => entry(path) !== undefined,
+    // Only for docs the readers did not summarise (none: they were given the listing).
+    onDisk: (path) => (entry ??= dirEntries(root))(path) !== undefined,
   });
   if (!options.keepLinks) return { artifact, warnings };
   const links = new Map<string, DocLink[]>();
   for (const path of artifact.shortlist) {
     const read = reads.get(path);
-    if (read?.kind === "text") {
-      links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
-    }
+    if (read?.kind !== "text") continue;
+    // With keepLinks, every summary the readers made kept its doc's links.
+    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
   }
   return { artifact, warnings, links };
 }
