@@ -33,20 +33,22 @@ export function dirEntries(root: string): (path: string) => boolean | undefined 
   const dirs = new Map<string, Map<string, boolean> | undefined>();
   const none = new Map<string, boolean>();
   const list = (dir: string): Map<string, boolean> | undefined => {
-    if (dirs.has(dir)) return dirs.get(dir);
-    let names: Map<string, boolean> | undefined = none;
+    const known = dirs.get(dir);
+    if (known !== undefined || dirs.has(dir)) return known;
     const slash = dir.lastIndexOf("/");
     const parent = dir === "" ? undefined : list(slash < 0 ? "" : dir.slice(0, slash));
-    if (parent === undefined || parent.has(slash < 0 ? dir : dir.slice(slash + 1))) {
-      try {
-        names = new Map();
-        for (const entry of Deno.readDirSync(dir === "" ? root : `${root}/${dir}`)) {
-          names.set(entry.name, entry.isFile);
-        }
-      } catch (err) {
-        // Missing: nothing in it exists. Unreadable: nothing in it is known to exist.
-        names = err instanceof Deno.errors.NotFound ? none : undefined;
+    // A directory its listed parent does not hold is missing: not remembered, as most such
+    // lookups (link targets under a path that does not exist) are asked once.
+    if (parent !== undefined && !parent.has(slash < 0 ? dir : dir.slice(slash + 1))) return none;
+    let names: Map<string, boolean> | undefined;
+    try {
+      names = new Map();
+      for (const entry of Deno.readDirSync(dir === "" ? root : `${root}/${dir}`)) {
+        names.set(entry.name, entry.isFile);
       }
+    } catch (err) {
+      // Missing: nothing in it exists. Unreadable: nothing in it is known to exist.
+      names = err instanceof Deno.errors.NotFound ? none : undefined;
     }
     dirs.set(dir, names);
     return names;
