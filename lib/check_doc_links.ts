@@ -150,6 +150,34 @@ export function checkDocLinks(
   return facts;
 }
 
+/** Checks one analysed doc's links (see {@linkcode linkChecker}). */
+export type LinkChecker = (
+  path: string,
+  doc: Pick<DocAnalysis, "links" | "inlinePaths" | "anchors">,
+) => DocLinkFacts;
+
+/**
+ * {@linkcode checkDocLinks} against one index, remembering each target's state
+ * across the docs it is given (one per thread).
+ *
+ * @example
+ * ```ts
+ * import { linkChecker } from "./check_doc_links.ts";
+ * import { PathIndex } from "./path_index.ts";
+ * import { analyzeDoc } from "./analyze_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const check = linkChecker(new PathIndex({ paths: ["a.md", "b.md"], nonFiles: [], opaque: [] }));
+ * const facts = check("a.md", analyzeDoc("[b](b.md) [c](gone.md)\n", "a.md"));
+ * assert.deepEqual(facts.targets, ["b.md"]);
+ * assert.deepEqual(facts.broken.map((b) => b.target), ["gone.md"]);
+ * ```
+ */
+export function linkChecker(index: PathIndex): LinkChecker {
+  const memo = new Map<string, TargetState>();
+  return (path, doc) => checkDocLinks(path, doc, index, memo);
+}
+
 /**
  * Whether `fragment` names one of `anchors`, as written or lower-cased
  * (heading slugs are lower case).

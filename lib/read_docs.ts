@@ -8,10 +8,10 @@
  * @module
  */
 
-import { analyzeDoc, type DocAnalysis } from "./analyze_doc.ts";
-import { checkDocLinks, type DocLinkFacts } from "./check_doc_links.ts";
+import { analyzeDoc } from "./analyze_doc.ts";
+import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { dirEntries } from "./dir_entries.ts";
-import { PathIndex, type PathIndexSource, type TargetState } from "./path_index.ts";
+import { PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
 import type { FileRead } from "./scan_docs.ts";
@@ -49,9 +49,6 @@ export interface ReadDocsOptions {
   /** Paths taken from the shared counter at once (default 64). */
   batch?: number;
 }
-
-/** Checks one analysed doc's links (see {@linkcode linkChecker}). */
-export type LinkChecker = (path: string, doc: DocAnalysis) => DocLinkFacts;
 
 /** How a reading thread summarises each doc (see {@linkcode summarizeDoc}). */
 export interface Summarizer {
@@ -127,9 +124,8 @@ export async function readDocs(
   if (paths.length >= (options.parallelFrom ?? PARALLEL_FROM)) {
     helper = _runHelper(options.helper ?? new ReadHelper(), job, results);
   } else options.helper?.close();
-  const inbound = new Map<string, number>();
-  const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
-  const regular = regularFiles(root, skipLstat);
+  const { regular, summarizer } = threadReader(job);
+  const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
   const take = () => Atomics.add(counter, 0, batch);
   for (let start = take(); start < paths.length; start = take()) {
@@ -259,55 +255,54 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
   return read;
 }
 
+/** What one reading thread works with (see {@linkcode threadReader}). */
+export interface ThreadReader {
+  /** Whether a path is listed as a regular file in its directory (always `false` without `skipLstat`). */
+  regular: (path: string) => boolean;
+  /** The thread's summarizer, given the listing. */
+  summarizer: Summarizer | undefined;
+}
+
 /**
- * A {@linkcode LinkChecker} over the listing `source`, for one thread: the
- * index is built here, paths missing from it are looked up on disk under
- * `root`, and each target's state is remembered across docs.
+ * Sets up one reading thread for a job: one cache of directory listings,
+ * shared by the lstat-free reads (`skipLstat`) and, given the listing, by the
+ * link checker's look on disk for unlisted targets; the index built from the
+ * listing; the thread's inbound link counts.
  *
  * @example
  * ```ts
- * import { linkChecker } from "./read_docs.ts";
+ * import { threadReader } from "./read_docs.ts";
  * import { analyzeDoc } from "./analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
  * await Deno.writeTextFile(`${root}/built.md`, "# Not listed, but on disk\n");
- * const check = linkChecker(root, { paths: ["a.md"], nonFiles: [], opaque: [] });
- * const facts = check("a.md", analyzeDoc("[b](built.md) [c](gone.md)\n", "a.md"));
+ * await Deno.symlink("a.md", `${root}/link.md`);
+ * const links = { paths: ["a.md", "link.md"], nonFiles: ["link.md"], opaque: [] };
+ * const { regular, summarizer } = threadReader({ root, skipLstat: true, links, keepLinks: false });
+ * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, false]);
+ * const facts = summarizer!.check("a.md", analyzeDoc("[b](built.md) [c](gone.md)\n", "a.md"));
  * assert.deepEqual(facts.targets, ["built.md"]);
  * assert.deepEqual(facts.broken.map((b) => b.target), ["gone.md"]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function linkChecker(root: string, source: PathIndexSource): LinkChecker {
-  const entry = dirEntries(root);
-  const index = new PathIndex(source, (path) => entry(path) !== undefined);
-  const memo = new Map<string, TargetState>();
-  return (path, doc) => checkDocLinks(path, doc, index, memo);
-}
-
-/**
- * Whether a path is listed as a regular file in its directory (each directory
- * listed once, for this thread), or always `false` when not `enabled`.
- *
- * @example
- * ```ts
- * import { regularFiles } from "./read_docs.ts";
- * import assert from "node:assert/strict";
- *
- * const root = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
- * await Deno.symlink("a.md", `${root}/link.md`);
- * const regular = regularFiles(root, true);
- * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, false]);
- * assert.equal(regularFiles(root, false)("a.md"), false);
- * await Deno.remove(root, { recursive: true });
- * ```
- */
-export function regularFiles(root: string, enabled: boolean): (path: string) => boolean {
-  if (!enabled) return () => false;
-  const entry = dirEntries(root);
-  return (path) => entry(path) === true;
+export function threadReader(
+  job: Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">,
+): ThreadReader {
+  const entry = dirEntries(job.root);
+  const onDisk = (path: string) => entry(path) !== undefined;
+  return {
+    regular: job.skipLstat ? (path) => entry(path) === true : () => false,
+    summarizer: job.links
+      ? {
+        check: linkChecker(new PathIndex(job.links, onDisk)),
+        keepLinks: job.keepLinks,
+        inbound: new Map(),
+      }
+      : undefined,
+  };
 }
 
 /** A message from the helper: loaded, one batch's results, or the end with its inbound link counts. */

@@ -10,9 +10,8 @@
 import {
   type HelperJob,
   type HelperMessage,
-  linkChecker,
   readAnalysedBatch,
-  regularFiles,
+  threadReader,
 } from "./read_docs.ts";
 import type { FileRead } from "./scan_docs.ts";
 
@@ -22,10 +21,8 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { root, paths, skipLstat, counter, batch, links, keepLinks } = event.data;
-  const regular = regularFiles(root, skipLstat);
-  const inbound = new Map<string, number>();
-  const summarizer = links ? { check: linkChecker(root, links), keepLinks, inbound } : undefined;
+  const { root, paths, counter, batch } = event.data;
+  const { regular, summarizer } = threadReader(event.data);
   for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
     const end = Math.min(start + batch, paths.length);
     const results: (FileRead | string)[] = [];
@@ -33,7 +30,7 @@ scope.onmessage = (event) => {
     scope.postMessage({ start, results });
     start = Atomics.add(counter, 0, batch);
   }
-  scope.postMessage({ done: true, inbound });
+  scope.postMessage({ done: true, inbound: summarizer?.inbound ?? new Map() });
 };
 
 // Loaded: the caller may wait for this (ReadHelper.ready) before handing out work.

@@ -17,9 +17,9 @@ import {
 import { globMatcher } from "./glob_matcher.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
-import { checkDocLinks, hasAnchor } from "./check_doc_links.ts";
+import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
-import { PathIndex, pathIndexSource, type TargetState } from "./path_index.ts";
+import { PathIndex, pathIndexSource } from "./path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -205,12 +205,11 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const shortlist: string[] = [];
   const analysed = new Map<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>();
   // Summaries the readers did not make are made here, links checked against the listing.
-  let index: PathIndex | undefined;
-  const memo = new Map<string, TargetState>();
+  let check: LinkChecker | undefined;
   const inbound = new Map<string, number>();
   const summarize = (read: FileRead & { kind: "text" }, path: string) => {
     const analysis = read.analysis ?? analyzeDoc(read.text, path);
-    const facts = checkDocLinks(path, analysis, index ??= _index(input), memo);
+    const facts = (check ??= linkChecker(_index(input)))(path, analysis);
     return summarizeDoc(read.contentKey ?? read.text, analysis, facts, inbound);
   };
 
