@@ -5,7 +5,7 @@
  * @module
  */
 
-import picomatch from "picomatch";
+import picomatch from "npm:picomatch@^4";
 
 /**
  * Compiles root-relative globs into one predicate over root-relative,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import ignore from "ignore";
+import ignore from "npm:ignore@^7";
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseDocument } from "yaml";
+import { parseDocument } from "npm:yaml@^2";
 
 /** Largest YAML text accepted, in bytes (UTF-16 code units, near enough). */
 export const MAX_YAML_BYTES = 1024 * 1024;

@@ -60,8 +60,10 @@ export async function readThreshold(root: string): Promise<number> {
     if (scanned !== undefined) return scanned;
     // A non-literal specifier: Deno then leaves this module (and its npm packages)
     // out of the start-up module graph instead of loading and resolving it on
-    // every run; only this rare path pays for it.
-    const loader: string = "./load_config.ts";
+    // every run; only this rare path pays for it. Written from the package root
+    // so that it names lib/load_config.ts both from here and from the hook's
+    // bundle (hooks/remind.js, one directory down from the root as well).
+    const loader: string = "../lib/load_config.ts";
     const { loadConfig }: typeof import("./load_config.ts") = await import(loader);
     return (await loadConfig(root)).threshold_days;
   } catch {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import picomatch from "picomatch";
+import picomatch from "npm:picomatch@^4";
 import { globMatcher, globProblem } from "../lib/glob_matcher.ts";
 
 Deno.test("globs are anchored at the root and * never crosses /", () => {

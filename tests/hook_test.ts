@@ -183,7 +183,8 @@ Deno.test("deno missing from PATH: exit 0, no output", async () => {
 
 Deno.test("no executable bit needed: a copy of the plugin with every file 0644 works", async () => {
   await using plugin = await tempDir("dochygiene-plugin-");
-  const files = ["deno.json", "deno.lock", "remind.ts", "hooks/hooks.json", "hooks/remind.sh"];
+  // What the hook reads: its three files, and lib/ for the rare full-config path (no deno.json).
+  const files = ["hooks/hooks.json", "hooks/remind.sh", "hooks/remind.js"];
   for await (const entry of Deno.readDir(join(PACKAGE_DIR, "lib"))) files.push(`lib/${entry.name}`);
   for (const file of files) {
     await Deno.mkdir(dirname(join(plugin.path, file)), { recursive: true });
@@ -193,6 +194,12 @@ Deno.test("no executable bit needed: a copy of the plugin with every file 0644 w
   await using repo = await tempRepo();
   const run = await runHook(repo.path, { pluginRoot: plugin.path });
   assert.match(bannerOf(run), /never checked/);
+  await writeFiles(repo.path, {
+    ".dochygiene.yml": "{threshold_days: 30}\n",
+    ".dochygiene/state.json": JSON.stringify({ schema_version: 1, last_check: ago(12) }),
+  });
+  const silent = await runHook(repo.path, { pluginRoot: plugin.path });
+  assert.deepEqual(silent, { code: 0, stdout: "", stderr: "" });
 });
 
 Deno.test("30 sessions started at the same instant on a stale project: exactly one banner", async () => {

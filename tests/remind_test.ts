@@ -258,6 +258,14 @@ Deno.test("the payload's cwd (a subdirectory) resolves to the root the process s
   assert.equal((await readStateJson(repo.path)).last_reminded, NOW);
 });
 
+Deno.test("a payload cwd with non-ASCII names (UTF-8 on stdin) resolves to the root", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "docs/café ☕/a.md": "# a\n" });
+  const payload = JSON.stringify({ cwd: join(repo.path, "docs", "café ☕"), source: "startup" });
+  assertBanner(await remind(repo.path, { stdin: payload }));
+  assert.equal((await readStateJson(repo.path)).last_reminded, NOW);
+});
+
 Deno.test("a payload cwd in another repository than the process: silent, nothing written", async () => {
   await using repo = await tempRepo();
   await using other = await tempRepo();

@@ -290,7 +290,7 @@ Deno.test("an unreadable state directory is one clear line, not a crash", async 
     ...PERMISSION_FLAGS.state,
     "--deny-read=.dochygiene",
   ]);
-  oneLine(denied, 1, "STATE_DIR_INVALID", /cannot inspect .*\.dochygiene/);
+  oneLine(denied, 1, "NO_PERMISSION", /read access to ".*\.dochygiene\/state\.json"/);
   // Technique 2, file modes: root reads through chmod 000, so only assert when the mode blocks us.
   await Deno.chmod(`${repo.path}/.dochygiene`, 0o000);
   try {
