@@ -15,7 +15,7 @@
 //
 // Target: median <= 1.3x the baseline on every hook row.
 //
-//   deno run -A bench/remind_bench.ts [--runs 30]
+//   deno run -A bench/remind_bench.ts [--runs 60]
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,7 +26,7 @@ const DENO = Deno.execPath();
 const TARGET = 1.3;
 const NOW = "2026-11-30T09:00:00.000Z";
 const runsFlag = Deno.args.indexOf("--runs");
-const RUNS = runsFlag === -1 ? 30 : Number(Deno.args[runsFlag + 1]);
+const RUNS = runsFlag === -1 ? 60 : Number(Deno.args[runsFlag + 1]);
 const CONFIG = [
   "threshold_days: 7",
   'scope_globs: ["**/*.md"]',

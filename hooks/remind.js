@@ -189,10 +189,13 @@ var _MAX_BYTES = 1024 * 1024;
 var _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/;
 async function readThreshold(root) {
   try {
-    if (findEntry(root, _CONFIG_FILE) === void 0) return DEFAULT_THRESHOLD_DAYS;
+    const entry = findEntry(root, _CONFIG_FILE);
+    if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    const info = Deno.statSync(path);
-    if (!info.isFile || info.size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+    if (!(entry.isFile || entry.isSymlink && Deno.statSync(path).isFile)) {
+      return DEFAULT_THRESHOLD_DAYS;
+    }
+    if (_size(path) > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const text = Deno.readTextFileSync(path);
     const scanned = _scan(text);
     if (scanned !== void 0) return scanned;
@@ -203,6 +206,12 @@ async function readThreshold(root) {
     return DEFAULT_THRESHOLD_DAYS;
   }
 }
+function _size(path) {
+  using file = Deno.openSync(path, {
+    read: true
+  });
+  return file.seekSync(0, Deno.SeekMode.End);
+}
 function _scan(text) {
   const first = text.indexOf("threshold_days");
   if (first === -1) return DEFAULT_THRESHOLD_DAYS;
@@ -210,7 +219,8 @@ function _scan(text) {
   const lineStart = text.lastIndexOf("\n", first) + 1;
   if (lineStart !== first && !(first === 1 && text.charCodeAt(0) === 65279)) return void 0;
   const lineEnd = text.indexOf("\n", first);
-  const line = text.slice(first, lineEnd === -1 ? text.length : lineEnd).replace(/\r$/, "");
+  let line = text.slice(first, lineEnd === -1 ? text.length : lineEnd);
+  if (line.endsWith("\r")) line = line.slice(0, -1);
   const match = _LINE.exec(line);
   if (!match) return void 0;
   const value = Number(match[1]);

@@ -126,6 +126,23 @@ Deno.test("a .dochygiene.yml that is a directory, a FIFO or over 1 MiB gives the
   assert.equal(await readThreshold(dir.path), 7);
 });
 
+Deno.test("a symlinked .dochygiene.yml is followed to a file, never to a FIFO", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, CONFIG_FILE_NAME);
+  await Deno.writeTextFile(join(dir.path, "shared.yml"), "threshold_days: 3\r\n");
+  await Deno.symlink("shared.yml", path);
+  assert.equal(await readThreshold(dir.path), 3);
+  await Deno.remove(path);
+  const fifo = join(dir.path, "pipe");
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  await Deno.symlink("pipe", path);
+  assert.equal(await readThreshold(dir.path), 7); // and does not block on the FIFO
+  await Deno.remove(path);
+  await Deno.writeTextFile(join(dir.path, "big.yml"), "threshold_days: 3\n" + "#".repeat(1 << 20));
+  await Deno.symlink("big.yml", path);
+  assert.equal(await readThreshold(dir.path), 7);
+});
+
 Deno.test("a root that does not exist gives the default", async () => {
   assert.equal(await readThreshold("/nonexistent/dochygiene/root"), 7);
 });
