@@ -16,6 +16,7 @@
  */
 
 import { type Clock, clockFromEnv } from "./lib/clock.ts";
+import { concatBytes } from "./lib/concat_bytes.ts";
 import {
   decideReminder,
   type ReminderDecision,
@@ -189,7 +190,7 @@ function _readPayload(): unknown {
     }
     // Checked first: a thrown SyntaxError costs start-up time too.
     if (size === 0) return undefined;
-    return JSON.parse(_decode(_concat(chunks, size)));
+    return JSON.parse(_decode(concatBytes(chunks, size)));
   } catch {
     return undefined;
   }
@@ -205,16 +206,6 @@ function _decode(bytes: Uint8Array): string {
     return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
   return new TextDecoder().decode(bytes);
-}
-
-function _concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }
 
 function _payloadCwd(payload: unknown): string | undefined {

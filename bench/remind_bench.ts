@@ -9,7 +9,7 @@
 //   directory; it runs hooks/remind.js, the one-module bundle) against the
 //   empty script launched the same way (`sh -c "exec deno run empty.ts"`):
 //   both pay for the one shell, which is not the hook's cost;
-// - `remind.ts` (for reference): `deno run <flags> remind.ts`, the 14 source
+// - `remind.ts` (for reference): `deno run <flags> remind.ts`, the source
 //   modules as `deno task remind` and `dochygiene-remind` run them by hand,
 //   against `deno run empty.ts`.
 //

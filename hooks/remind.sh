@@ -6,7 +6,7 @@
 # names <root>/.dochygiene, and execs the reminder with --no-config (no deno.json
 # is read, the project's nor the plugin's: ~1 ms). It runs hooks/remind.js,
 # remind.ts bundled into one module by `deno task bundle` (~2 ms less start-up
-# than 14 modules). No deno: silently nothing. Sourced, so `exit` ends the
+# than separate modules). No deno: silently nothing. Sourced, so `exit` ends the
 # hook's shell and the variables are prefixed.
 
 command -v deno >/dev/null 2>&1 || exit 0

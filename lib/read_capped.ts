@@ -5,6 +5,8 @@
  * @module
  */
 
+import { concatBytes } from "./concat_bytes.ts";
+
 /**
  * Reads `stream` to the end, or stops (cancelling it) as soon as more than
  * `maxBytes` arrived and returns `undefined`.
@@ -40,11 +42,5 @@ export async function readCapped(
   } finally {
     reader.releaseLock();
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
