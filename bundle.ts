@@ -51,6 +51,7 @@ export async function bundleHook(): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["bundle", "--no-config", "--quiet", "remind.ts"],
     cwd: _PACKAGE_DIR,
+    env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -203,10 +203,8 @@ async function readThreshold(root) {
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    if (!(entry.isFile || entry.isSymlink && Deno.statSync(path).isFile)) {
-      return DEFAULT_THRESHOLD_DAYS;
-    }
-    if (_size(path) > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+    const size = entry.isFile ? _size(path) : entry.isSymlink ? _linkedFileSize(path) : void 0;
+    if (size === void 0 || size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const text = Deno.readTextFileSync(path);
     const scanned = _scan(text);
     if (scanned !== void 0) return scanned;
@@ -218,10 +216,18 @@ async function readThreshold(root) {
   }
 }
 function _size(path) {
-  using file = Deno.openSync(path, {
+  const file = Deno.openSync(path, {
     read: true
   });
-  return file.seekSync(0, Deno.SeekMode.End);
+  try {
+    return file.seekSync(0, Deno.SeekMode.End);
+  } finally {
+    file.close();
+  }
+}
+function _linkedFileSize(path) {
+  const info = Deno.statSync(path);
+  return info.isFile ? info.size : void 0;
 }
 function _scan(text) {
   const first = text.indexOf("threshold_days");

@@ -4,7 +4,7 @@
 # It walks up from the session directory to the first directory holding `.git`
 # (builtins only, no git process), cd's there so that --allow-write=.dochygiene
 # names <root>/.dochygiene, and execs the reminder with --no-config (no deno.json
-# is read, the project's nor the plugin's: ~1 ms). It runs hooks/remind.js,
+# is read, neither the project's nor the plugin's: ~1 ms). It runs hooks/remind.js,
 # remind.ts bundled into one module by `deno task bundle` (~2 ms less start-up
 # than separate modules). No deno: silently nothing. Sourced, so `exit` ends the
 # hook's shell and the variables are prefixed.

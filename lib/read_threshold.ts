@@ -56,10 +56,8 @@ export async function readThreshold(root: string): Promise<number> {
     // A FIFO or device would block the read; loadConfig refuses both anyway. The
     // listing tells a regular file apart without a stat (the first `statSync`
     // builds a FileInfo: ~0.4 ms of start-up); only a symlink is followed by one.
-    if (!(entry.isFile || (entry.isSymlink && Deno.statSync(path).isFile))) {
-      return DEFAULT_THRESHOLD_DAYS;
-    }
-    if (_size(path) > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+    const size = entry.isFile ? _size(path) : entry.isSymlink ? _linkedFileSize(path) : undefined;
+    if (size === undefined || size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const text = Deno.readTextFileSync(path);
     const scanned = _scan(text);
     if (scanned !== undefined) return scanned;
@@ -76,10 +74,23 @@ export async function readThreshold(root: string): Promise<number> {
   }
 }
 
-/** A regular file's size in bytes: where a seek to its end lands. */
+/**
+ * A regular file's size in bytes: where a seek to its end lands. (No `using`:
+ * the hook's bundle is plain JavaScript, which Deno does not transpile.)
+ */
 function _size(path: string): number {
-  using file = Deno.openSync(path, { read: true });
-  return file.seekSync(0, Deno.SeekMode.End);
+  const file = Deno.openSync(path, { read: true });
+  try {
+    return file.seekSync(0, Deno.SeekMode.End);
+  } finally {
+    file.close();
+  }
+}
+
+/** The size of the regular file a symlink leads to, or `undefined` for anything else. */
+function _linkedFileSize(path: string): number | undefined {
+  const info = Deno.statSync(path);
+  return info.isFile ? info.size : undefined;
 }
 
 /** The threshold when the scanner can read it with certainty, else `undefined`. */

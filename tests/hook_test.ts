@@ -250,3 +250,39 @@ Deno.test("30 sessions started at the same instant on a stale project: exactly o
   for await (const entry of Deno.readDir(join(repo.path, ".dochygiene"))) left.push(entry.name);
   assert.deepEqual(left, ["state.json"]);
 });
+
+Deno.test({
+  name:
+    "the hook's deno lists the root and opens only .dochygiene and .dochygiene.yml, and spawns nothing",
+  ignore: (await new Deno.Command("sh", { args: ["-c", "command -v strace"] }).output()).code !==
+    0,
+  async fn() {
+    await using repo = await tempRepo();
+    await writeFiles(repo.path, { "docs/a.md": "# a\n", "README.md": "# r\n" });
+    await writeFiles(repo.path, { ".dochygiene.yml": "threshold_days: 3\n" });
+    await using trace = await tempDir();
+    const log = join(trace.path, "strace.log");
+    const command = `exec strace -f -qq -e trace=%file,execve -o '${log}' sh -c '${COMMAND}'`;
+    const run = await runHook(repo.path, { command });
+    assert.match(bannerOf(run), /never checked/);
+    const lines = (await Deno.readTextFile(log)).split("\n");
+    // The shell Claude Code starts, then deno in its place (`exec`): nothing else runs.
+    const execs = lines.filter((l) => /execve\(/.test(l) && !/= -1 /.test(l));
+    assert.deepEqual(execs.map((l) => l.match(/execve\("([^"]*)"/)?.[1].split("/").pop()), [
+      "sh",
+      "deno",
+    ]);
+    const touched = new Set<string>();
+    const afterExec = lines.slice(lines.indexOf(execs[1]) + 1);
+    for (const line of afterExec) {
+      for (const [, path] of line.matchAll(/"([^"]*)"/g)) {
+        if (path === repo.path || path.startsWith(`${repo.path}/`)) {
+          touched.add(path.slice(repo.path.length + 1).split("/")[0]);
+        }
+      }
+    }
+    // "": the root itself, whose listing (names only) shows .git, .dochygiene and the config.
+    touched.delete("");
+    assert.deepEqual([...touched].sort(), [".dochygiene", ".dochygiene.yml"]);
+  },
+});

@@ -30,6 +30,24 @@ async function thresholdWithoutNpm(text: string): Promise<number> {
   return Number(new TextDecoder().decode(out.stdout));
 }
 
+/**
+ * A FIFO at `path` with a writer waiting to send `threshold_days: 99`: code that
+ * wrongly reads the FIFO gets 99 (a clean failure) instead of blocking forever.
+ * `release` lets the writer finish once the FIFO was rightly left alone.
+ */
+async function waitingFifo(path: string): Promise<{ release(): Promise<void> }> {
+  assert.equal((await new Deno.Command("mkfifo", { args: [path] }).output()).code, 0);
+  const writer = new Deno.Command("sh", {
+    args: ["-c", 'printf "threshold_days: 99\\n" > "$1"', "sh", path],
+  }).spawn();
+  return {
+    async release() {
+      await Deno.readTextFile(path);
+      await writer.status;
+    },
+  };
+}
+
 Deno.test("the default is load_config's default, 7", async () => {
   const { defaultConfig } = await import("../lib/load_config.ts");
   assert.equal(DEFAULT_THRESHOLD_DAYS, defaultConfig().threshold_days);
@@ -118,9 +136,9 @@ Deno.test("a .dochygiene.yml that is a directory, a FIFO or over 1 MiB gives the
   await Deno.mkdir(path);
   assert.equal(await readThreshold(dir.path), 7);
   await Deno.remove(path);
-  const mkfifo = await new Deno.Command("mkfifo", { args: [path] }).output();
-  assert.equal(mkfifo.code, 0);
-  assert.equal(await readThreshold(dir.path), 7); // and does not block on the FIFO
+  const fifo = await waitingFifo(path);
+  assert.equal(await readThreshold(dir.path), 7); // the FIFO is not read
+  await fifo.release();
   await Deno.remove(path);
   await Deno.writeTextFile(path, "threshold_days: 3\n" + "#".repeat(1024 * 1024));
   assert.equal(await readThreshold(dir.path), 7);
@@ -133,10 +151,10 @@ Deno.test("a symlinked .dochygiene.yml is followed to a file, never to a FIFO", 
   await Deno.symlink("shared.yml", path);
   assert.equal(await readThreshold(dir.path), 3);
   await Deno.remove(path);
-  const fifo = join(dir.path, "pipe");
-  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  const fifo = await waitingFifo(join(dir.path, "pipe"));
   await Deno.symlink("pipe", path);
-  assert.equal(await readThreshold(dir.path), 7); // and does not block on the FIFO
+  assert.equal(await readThreshold(dir.path), 7); // the FIFO is not read
+  await fifo.release();
   await Deno.remove(path);
   await Deno.writeTextFile(join(dir.path, "big.yml"), "threshold_days: 3\n" + "#".repeat(1 << 20));
   await Deno.symlink("big.yml", path);
