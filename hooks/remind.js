@@ -203,9 +203,9 @@ async function readThreshold(root) {
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    const size = entry.isFile ? _size(path) : entry.isSymlink ? _linkedFileSize(path) : void 0;
-    if (size === void 0 || size > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
+    if (!entry.isFile && !(entry.isSymlink && _isSmallFile(path))) return DEFAULT_THRESHOLD_DAYS;
     const text = Deno.readTextFileSync(path);
+    if (text.length > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const scanned = _scan(text);
     if (scanned !== void 0) return scanned;
     const loader = "../lib/load_config.ts";
@@ -215,19 +215,9 @@ async function readThreshold(root) {
     return DEFAULT_THRESHOLD_DAYS;
   }
 }
-function _size(path) {
-  const file = Deno.openSync(path, {
-    read: true
-  });
-  try {
-    return file.seekSync(0, Deno.SeekMode.End);
-  } finally {
-    file.close();
-  }
-}
-function _linkedFileSize(path) {
+function _isSmallFile(path) {
   const info = Deno.statSync(path);
-  return info.isFile ? info.size : void 0;
+  return info.isFile && info.size <= _MAX_BYTES;
 }
 function _scan(text) {
   const first = text.indexOf("threshold_days");
