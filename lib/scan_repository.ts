@@ -126,10 +126,12 @@ async function _scan(
   warnings.push(...unread);
   const git = await agesPromise;
   if (git) warnings.push(...git.warnings);
-  const tracked = new Set<string>();
-  for (const file of listing.files) if (file.tracked) tracked.add(file.path);
-  for (const [path, read] of reads) {
-    if (!Number.isNaN(read.mtimeMs) || (tracked.has(path) && git?.ages.has(path))) continue;
+  // One pass over the listing, which holds every doc read once (no set of tracked paths).
+  for (const { path, tracked } of listing.files) {
+    const read = reads.get(path);
+    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
+      continue;
+    }
     try {
       read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
     } catch {
