@@ -94,9 +94,17 @@ try {
     });
   const stale = state(iso(-30 * day), iso(-day));
   const fresh = state(iso(-day), null);
+  // Written and flushed before the clock starts: at a real session start state.json was written
+  // long ago, and an unflushed write here would ride on the hook's own fsync (ext4 flushes every
+  // file's dirty data with the journal commit that fsync forces).
   const writeState = (repo: string, text: string) => () => {
-    Deno.mkdirSync(join(repo, ".dochygiene"), { recursive: true });
-    Deno.writeTextFileSync(join(repo, ".dochygiene", "state.json"), text);
+    const dir = join(repo, ".dochygiene");
+    Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(join(dir, "state.json"), text);
+    for (const path of [join(dir, "state.json"), dir]) {
+      using file = Deno.openSync(path, { read: true });
+      file.syncSync();
+    }
   };
 
   const cases: Case[] = [
