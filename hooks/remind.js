@@ -82,8 +82,17 @@ function _instant(iso) {
 
 // lib/find_entry.ts
 function findEntry(dir, name) {
-  for (const entry of Deno.readDirSync(dir)) if (entry.name === name) return entry;
-  return void 0;
+  try {
+    for (const entry of Deno.readDirSync(dir)) if (entry.name === name) return entry;
+    return void 0;
+  } catch {
+  }
+  try {
+    return Deno.lstatSync(`${dir}/${name}`);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return void 0;
+    throw err;
+  }
 }
 
 // lib/path.ts
@@ -159,11 +168,6 @@ async function findRoot(start) {
 function _hasGit(dir) {
   try {
     return findEntry(dir, ".git") !== void 0;
-  } catch {
-  }
-  try {
-    Deno.lstatSync(`${dir}/.git`);
-    return true;
   } catch {
     return false;
   }
@@ -260,17 +264,9 @@ async function ensureStateDir(root) {
 function _inspect(root, dir) {
   try {
     return findEntry(root, STATE_DIR_NAME);
-  } catch {
-  }
-  try {
-    return Deno.lstatSync(dir);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return void 0;
-    throw _inspectError(dir, err);
+    throw new DochygieneError("STATE_DIR_INVALID", `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`);
   }
-}
-function _inspectError(dir, err) {
-  return new DochygieneError("STATE_DIR_INVALID", `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`);
 }
 function _reason(err) {
   return err instanceof Error ? err.message : String(err);

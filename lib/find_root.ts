@@ -43,12 +43,6 @@ function _hasGit(dir: string): boolean {
   try {
     return findEntry(dir, ".git") !== undefined;
   } catch {
-    // Not listable (search permission only): lstat can still see the entry.
-  }
-  try {
-    Deno.lstatSync(`${dir}/.git`);
-    return true;
-  } catch {
-    return false;
+    return false; // neither listable nor searchable: no root found here
   }
 }

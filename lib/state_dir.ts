@@ -117,28 +117,17 @@ export function hasWritePermission(stateDir: string): boolean {
 
 /**
  * The kind of `<root>/.dochygiene` without following a symlink, or `undefined`
- * when absent. Looked up in the root's listing (no stat, no thrown NotFound on
- * the hook's start-up path); `lstat` when the root cannot be listed.
+ * when absent, from the root's listing (see `findEntry`).
  */
 function _inspect(root: string, dir: string): Deno.DirEntry | Deno.FileInfo | undefined {
   try {
     return findEntry(root, STATE_DIR_NAME);
-  } catch {
-    // Not listable (search permission only): lstat below.
-  }
-  try {
-    return Deno.lstatSync(dir);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return undefined;
-    throw _inspectError(dir, err);
+    throw new DochygieneError(
+      "STATE_DIR_INVALID",
+      `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
+    );
   }
-}
-
-function _inspectError(dir: string, err: unknown): DochygieneError {
-  return new DochygieneError(
-    "STATE_DIR_INVALID",
-    `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,
-  );
 }
 
 function _reason(err: unknown): string {

@@ -147,7 +147,7 @@ export async function readState(stateDir: string): Promise<StateRead> {
 /**
  * How the state directory lists `state.json`: a regular file is read at once
  * and an absent one throws nothing (the hook's start-up path); anything else
- * (a symlink, an unlistable directory) is left to `stat`.
+ * (a symlink, a directory neither listed nor searchable) is left to `stat`.
  */
 function _listed(stateDir: string): "file" | "absent" | "other" {
   try {
