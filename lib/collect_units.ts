@@ -8,11 +8,10 @@
 import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
-import { listCandidates, type ListedFile } from "./list_candidates.ts";
-import type { GitFacts } from "./read_git_facts.ts";
+import type { ListedFile } from "./list_candidates.ts";
+import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Rule } from "./load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
-import { readGitAges } from "./read_git_ages.ts";
 import { runGit } from "./run_git.ts";
 
 /** Options of {@linkcode collectUnits}. */
@@ -85,10 +84,11 @@ export interface UnitCollection {
  * ```
  */
 export async function collectUnits(root: string, options: CollectOptions): Promise<UnitCollection> {
+  const facts = options.gitFacts ?? readGitFacts(root);
   const [listing, status, history] = await Promise.all([
-    options.gitFacts?.listing ?? listCandidates(root, { git: true, excludedDirs: [] }),
+    facts.listing,
     runGit(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"]),
-    options.gitFacts?.ages ?? readGitAges(root),
+    facts.ages,
   ]);
   const changed = parseStatus(status.stdout);
   const warnings = [...listing.warnings, ...history.warnings];

@@ -10,11 +10,10 @@ import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import type { Clock } from "./clock.ts";
 import { type CandidateListing, listCandidates } from "./list_candidates.ts";
-import type { GitFacts } from "./read_git_facts.ts";
+import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
-import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { pathIndexSource } from "./path_index.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
@@ -84,16 +83,13 @@ export interface ScanOutcome {
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
   const { root, config } = options;
   const inGit = await pathExists(join(root, ".git"));
-  // `git ls-files` starts first: each thread below takes ~15 ms of this one to create.
-  const listingPromise = inGit && options.gitFacts
-    ? options.gitFacts.listing
-    : listCandidates(root, { git: inGit, excludedDirs: config.excluded_dirs });
+  // `git ls-files` starts first (each thread below takes ~15 ms of this one to create), then
+  // git log in its own process, read on its own thread while this one lists and reads.
+  const facts = inGit ? options.gitFacts ?? readGitFacts(root) : undefined;
+  const listingPromise = facts?.listing ??
+    listCandidates(root, { git: false, excludedDirs: config.excluded_dirs });
   listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-  // git log runs in its own process, read on its own thread, while this one lists and reads.
-  const agesPromise: Promise<GitAges | undefined> = inGit
-    ? options.gitFacts?.ages ?? readGitAgesThreaded(root)
-    : Promise.resolve(undefined);
-  agesPromise.catch(() => {});
+  const agesPromise: Promise<GitAges | undefined> = facts?.ages ?? Promise.resolve(undefined);
   // A large index promises many docs: the helper thread loads while git lists.
   const helper = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? new ReadHelper() : undefined;
   try {
