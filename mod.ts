@@ -74,9 +74,9 @@ export {
   defaultConfig,
   type Lifetime,
   loadConfig,
-  parseConfig,
   type Rule,
 } from "./lib/load_config.ts";
+export { parseConfig } from "./lib/parse_config.ts";
 
 // The state store.
 export { atomicWrite } from "./lib/atomic_write.ts";

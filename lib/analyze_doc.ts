@@ -52,6 +52,10 @@ const STATUS_LINE = /^(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(.*)$/i;
  * heading of level 2 or deeper, outside code. Emphasis and code markers around
  * the value are removed; values are cut at 200 characters.
  *
+ * Frontmatter beyond flat `key: words` lines needs the full YAML parser: until
+ * `loadYaml` (`load_yaml.ts`) has been awaited, such a doc throws
+ * `YamlNotLoadedError`.
+ *
  * @example
  * ```ts
  * import { analyzeDoc } from "./analyze_doc.ts";

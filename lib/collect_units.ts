@@ -69,7 +69,7 @@ export interface UnitCollection {
  * @example
  * ```ts
  * import { collectUnits } from "./collect_units.ts";
- * import { parseConfig } from "./load_config.ts";
+ * import { parseConfig } from "./parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -2,21 +2,82 @@
  * Root-anchored globs: `*` never crosses `/`, `docs/*.md` does not match
  * `x/docs/a.md`, dot files are matched like any other.
  *
+ * The engine (picomatch, an npm package) is loaded on demand with
+ * {@linkcode loadGlobEngine}: loading any npm package costs a Deno process
+ * ~40 ms, more than a small scan takes, and the default scope (`**\/*.md`
+ * and the like) is matched without it on the paths git lists.
+ *
  * @module
  */
 
-import picomatch from "npm:picomatch@^4";
+type _Picomatch = typeof import("npm:picomatch@^4").default;
+
+let _picomatch: _Picomatch | undefined;
+
+/**
+ * Loads the glob engine (once) for {@linkcode globMatcher} and
+ * {@linkcode globProblem}. Loading a config file does it; other callers do
+ * it when {@linkcode needsGlobEngine} says so.
+ *
+ * @example
+ * ```ts
+ * import { globMatcher, loadGlobEngine } from "./glob_matcher.ts";
+ * import assert from "node:assert/strict";
+ *
+ * await loadGlobEngine();
+ * assert.ok(globMatcher(["runs/*\/"])("runs/a"));
+ * ```
+ */
+export async function loadGlobEngine(): Promise<void> {
+  _picomatch ??= (await import("npm:picomatch@^4")).default;
+}
+
+/**
+ * Whether matching `paths` against `globs` needs {@linkcode loadGlobEngine}
+ * first: any glob but `**\/*.<ext>`, or any path the suffix test does not
+ * cover (a line terminator, an empty, `.` or `..` segment).
+ *
+ * @example
+ * ```ts
+ * import { needsGlobEngine } from "./glob_matcher.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(!needsGlobEngine(["**\/*.md"], ["docs/a.md"]));
+ * assert.ok(needsGlobEngine(["docs/*.md"], []));
+ * assert.ok(needsGlobEngine(["**\/*.md"], ["a\nb.md"]));
+ * ```
+ */
+export function needsGlobEngine(globs: readonly string[], paths: Iterable<string>): boolean {
+  if (globs.some((g) => !_ANY_DEPTH_EXTENSION.test(_stripSlash(g)))) return true;
+  for (const path of paths) if (_NOT_NORMAL.test(path)) return true;
+  return false;
+}
+
+function _engine(): _Picomatch {
+  if (_picomatch === undefined) {
+    throw new Error("the glob engine is not loaded: await loadGlobEngine() first");
+  }
+  return _picomatch;
+}
+
+function _stripSlash(glob: string): string {
+  return glob.length > 1 && glob.endsWith("/") ? glob.slice(0, -1) : glob;
+}
 
 /**
  * Compiles root-relative globs into one predicate over root-relative,
  * `/`-separated paths. A trailing `/` (a directory rule) is ignored here: the
- * caller decides which paths are directories.
+ * caller decides which paths are directories. Needs the engine loaded
+ * ({@linkcode loadGlobEngine}) unless {@linkcode needsGlobEngine} says
+ * otherwise for these globs and the paths asked about.
  *
  * @example
  * ```ts
- * import { globMatcher } from "./glob_matcher.ts";
+ * import { globMatcher, loadGlobEngine } from "./glob_matcher.ts";
  * import assert from "node:assert/strict";
  *
+ * assert.ok(globMatcher(["**\/*.md"])("docs/a.md")); // no engine needed
+ * await loadGlobEngine();
  * const isDoc = globMatcher(["docs/*.md"]);
  * assert.ok(isDoc("docs/a.md"));
  * assert.ok(!isDoc("x/docs/a.md"));
@@ -25,15 +86,17 @@ import picomatch from "npm:picomatch@^4";
  */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => false;
-  const stripped = globs.map((g) => (g.length > 1 && g.endsWith("/") ? g.slice(0, -1) : g));
-  const matcher = picomatch(stripped, { dot: true });
+  const stripped = globs.map(_stripSlash);
   // `**/*.md`-style globs (the default scope) are a suffix test on a normalised path: a scan asks
   // tens of thousands of times, and picomatch's regex costs ~1 µs a path.
   const suffixes = stripped.map((g) => _ANY_DEPTH_EXTENSION.exec(g)?.[1]);
-  if (suffixes.some((x) => x === undefined)) return matcher;
+  if (suffixes.some((x) => x === undefined)) return _engine()(stripped, { dot: true });
   const endings = suffixes.map((x) => `.${x}`);
+  let matcher: ((path: string) => boolean) | undefined;
   return (path) =>
-    _NOT_NORMAL.test(path) ? matcher(path) : endings.some((ending) => path.endsWith(ending));
+    _NOT_NORMAL.test(path)
+      ? (matcher ??= _engine()(stripped, { dot: true }))(path)
+      : endings.some((ending) => path.endsWith(ending));
 }
 
 /** `**\/*.<ext>`: any file with that extension, at any depth. */
@@ -47,12 +110,14 @@ const _NOT_NORMAL = /[\n\r\u2028\u2029]|(?:^|\/)\.{0,2}(?:\/|$)/;
 
 /**
  * Why `glob` is not a usable root-relative glob, or `undefined` when it is.
+ * Needs the engine loaded ({@linkcode loadGlobEngine}).
  *
  * @example
  * ```ts
- * import { globProblem } from "./glob_matcher.ts";
+ * import { globProblem, loadGlobEngine } from "./glob_matcher.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadGlobEngine();
  * assert.equal(globProblem("docs/**"), undefined);
  * assert.equal(globProblem("../x/*.md"), "must not contain '..' segments");
  * assert.equal(globProblem("/etc/*.md"), "must be relative to the project root, not absolute");
@@ -69,7 +134,7 @@ export function globProblem(glob: string): string | undefined {
   if (segments.includes(".")) return "must not contain '.' segments";
   if (segments.some((s) => s === "")) return "must not contain empty segments ('//')";
   try {
-    picomatch.makeRe(glob);
+    _engine().makeRe(glob);
   } catch (err) {
     return `is not a valid glob (${err instanceof Error ? err.message : err})`;
   }

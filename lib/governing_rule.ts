@@ -31,7 +31,7 @@ export interface Governance {
  * @example
  * ```ts
  * import { governingRule } from "./governing_rule.ts";
- * import { parseConfig } from "./load_config.ts";
+ * import { parseConfig } from "./parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const { rules } = parseConfig(`
@@ -74,7 +74,7 @@ export function governingRule(path: string, rules: readonly Rule[]): Governance 
  * @example
  * ```ts
  * import { isDirectoryRule } from "./governing_rule.ts";
- * import { parseConfig } from "./load_config.ts";
+ * import { parseConfig } from "./parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const { rules } = parseConfig("rules:\n  - {match: 'runs/*\/', lifetime: temporary}\n");
@@ -129,7 +129,7 @@ export function existingPaths(files: Iterable<string>): ExistingPaths {
  * @example
  * ```ts
  * import { existingPaths, servedByPath } from "./governing_rule.ts";
- * import { parseConfig } from "./load_config.ts";
+ * import { parseConfig } from "./parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const { rules } = parseConfig(`

@@ -1,11 +1,11 @@
 /**
  * `.dochygiene-ignore`: paths the scanner and prune never touch, in gitignore
- * syntax relative to the root (negation, directory patterns, anchoring).
+ * syntax relative to the root (negation, directory patterns, anchoring). The
+ * matcher (and its npm package) is only loaded when the file exists.
  *
  * @module
  */
 
-import ignore from "npm:ignore@^7";
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 
@@ -16,39 +16,8 @@ export const IGNORE_FILE_NAME = ".dochygiene-ignore";
 export const MAX_IGNORE_BYTES = 1024 * 1024;
 
 /**
- * Compiles gitignore-syntax `text` into a predicate over root-relative,
- * `/`-separated FILE paths, with git's semantics: a pattern without a slash
- * matches at any depth, a leading or inner `/` anchors it to the root, a
- * trailing `/` matches directories only (so every file below them), `!`
- * re-includes — except below an ignored directory, as in git.
- *
- * @example
- * ```ts
- * import { ignoreMatcher } from "./load_ignore.ts";
- * import assert from "node:assert/strict";
- *
- * const ignored = ignoreMatcher("notes/\n*.draft.md\n!keep.draft.md\n/top.md\n");
- * assert.ok(ignored("notes/a.md"));
- * assert.ok(ignored("x/y.draft.md"));
- * assert.ok(!ignored("keep.draft.md"));
- * assert.ok(ignored("top.md"));
- * assert.ok(!ignored("sub/top.md"));
- * ```
- */
-export function ignoreMatcher(text: string): (path: string) => boolean {
-  const lines = text.split(/\r?\n/);
-  if (lines.every((l) => l.trim() === "" || l.startsWith("#"))) return () => false;
-  // Case-sensitive like git's default (core.ignorecase false); the package folds case by default.
-  const ig = ignore({ allowRelativePaths: true, ignorecase: false }).add(lines);
-  return (path: string) => {
-    if (path === "" || path.startsWith("/")) return false;
-    return ig.ignores(path);
-  };
-}
-
-/**
  * Reads `<root>/.dochygiene-ignore` and compiles it with
- * {@linkcode ignoreMatcher}; no file means nothing is ignored.
+ * `ignoreMatcher` (`ignore_matcher.ts`); no file means nothing is ignored.
  *
  * @throws {DochygieneError} `INVALID_IGNORE` (exit 2) when the file exists but is not a readable regular file of reasonable size.
  *
@@ -83,6 +52,7 @@ export async function loadIgnore(root: string): Promise<(path: string) => boolea
   } catch (err) {
     throw _invalid(`cannot be read (${_reason(err)}); fix its permissions`);
   }
+  const { ignoreMatcher } = await import("./ignore_matcher.ts");
   return ignoreMatcher(text);
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseYaml } from "./parse_yaml.ts";
+import { loadedYaml, YamlNotLoadedError } from "./load_yaml.ts";
 
 /** What {@linkcode parseFrontmatter} found. */
 export interface Frontmatter {
@@ -18,17 +18,22 @@ export interface Frontmatter {
 }
 
 /**
- * Splits off and parses YAML frontmatter. Never throws: malformed YAML, an
- * alias bomb or an oversized block give `data: undefined` and an `error`, with
- * `bodyStart` still after the closing delimiter. An unclosed opening `---` is
+ * Splits off and parses YAML frontmatter. Malformed YAML, an alias bomb or an
+ * oversized block give `data: undefined` and an `error`, with `bodyStart`
+ * still after the closing delimiter. Flat `key: words` frontmatter is read
+ * directly; anything else needs the full parser, and throws
+ * {@linkcode YamlNotLoadedError} (its only throw) until
+ * `loadYaml` (`load_yaml.ts`) has been awaited. An unclosed opening `---` is
  * not frontmatter (GitHub renders it as a rule). A leading BOM and CRLF line
  * endings are accepted.
  *
  * @example
  * ```ts
  * import { parseFrontmatter } from "./parse_frontmatter.ts";
+ * import { loadYaml } from "./load_yaml.ts";
  * import assert from "node:assert/strict";
  *
+ * await loadYaml();
  * const fm = parseFrontmatter("---\nhygiene: frozen\n---\n# Title\n");
  * assert.deepEqual(fm.data, { hygiene: "frozen" });
  * assert.equal(fm.bodyStart, 3);
@@ -86,6 +91,9 @@ function _parse(yaml: string, bodyStart: number): Frontmatter {
   if (yaml.indexOf("\r") >= 0) yaml = yaml.replace(/\r\n?/g, "\n");
   const simple = _simpleMapping(yaml);
   if (simple) return { data: simple, bodyStart };
+  // Anything else needs the full parser: loaded on demand (see load_yaml.ts).
+  const parseYaml = loadedYaml();
+  if (parseYaml === undefined) throw new YamlNotLoadedError();
   let value: unknown;
   try {
     value = parseYaml(yaml);

@@ -170,7 +170,7 @@ export interface Plan {
  * ```ts
  * import { planPrune } from "./plan_prune.ts";
  * import { existingPaths } from "./governing_rule.ts";
- * import { parseConfig } from "./load_config.ts";
+ * import { parseConfig } from "./parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const [rule] = parseConfig("rules:\n  - {match: 'runs/*\/', lifetime: temporary, retain_recent: 1}\n").rules;

@@ -11,6 +11,7 @@
 import { analyzeDoc } from "./analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { dirEntries } from "./dir_entries.ts";
+import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
@@ -151,7 +152,12 @@ export async function readDocs(
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
     // A batch the helper took but never returned (it failed) is read here.
-    const result = results[i] ?? readAnalysed(root, paths[i], regular(paths[i]), summarizer);
+    let result = results[i] ?? readAnalysed(root, paths[i], regular(paths[i]), summarizer);
+    if (typeof result !== "string" && _waitsForYaml(result)) {
+      // Its frontmatter needs the full YAML parser, loaded now that one doc asks for it.
+      await loadYaml();
+      result = _analysed(result, paths[i], summarizer);
+    }
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
@@ -162,7 +168,8 @@ export async function readDocs(
  * Reads one doc with {@linkcode readDocSync} and attaches its analysis (text
  * docs) or, given a `summarizer`, its summary instead (links checked; the text
  * and analysis are not kept). Returns why it is left out instead ("" when
- * silently).
+ * silently). A doc whose frontmatter needs the full YAML parser before
+ * anyone loaded it comes back with neither (see `load_yaml.ts`).
  *
  * @example
  * ```ts
@@ -250,9 +257,16 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
       delete read.contentKey;
     }
   } catch (err) {
+    // Left as read (neither analysis nor summary): readDocs loads the parser and analyses it again.
+    if (err instanceof YamlNotLoadedError) return read;
     return `could not be analysed (${_reason(err)})`;
   }
   return read;
+}
+
+/** A text doc left unanalysed by {@linkcode _analysed} until the full YAML parser is loaded. */
+function _waitsForYaml(read: FileRead): boolean {
+  return read.kind === "text" && read.analysis === undefined && read.summary === undefined;
 }
 
 /** What one reading thread works with (see {@linkcode threadReader}). */

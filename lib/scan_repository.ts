@@ -18,6 +18,7 @@ import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { pathIndexSource } from "./path_index.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { dirEntries } from "./dir_entries.ts";
+import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
 import { pathExists } from "./path_exists.ts";
 
 /** Options of {@linkcode scanRepository}. */
@@ -109,6 +110,11 @@ async function _scan(
   const { root, config } = options;
   const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
   const warnings = [...listing.warnings];
+  const globs = [
+    ...config.scope_globs,
+    ...config.rules.flatMap((r) => r.served_when_path ? [r.match, r.served_when_path] : [r.match]),
+  ];
+  if (needsGlobEngine(globs, listing.files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(listing.files, config, ignored);
   let entry: ((path: string) => boolean | undefined) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { analyzeDoc, inlineCodePath } from "../lib/analyze_doc.ts";
 import { PACKAGE_DIR } from "./_helpers.ts";
+import { loadYaml } from "../lib/load_yaml.ts";
+
+// Some docs here have frontmatter that needs the full YAML parser.
+await loadYaml();
 
 Deno.test("analyzeDoc: frontmatter, hygiene and status from frontmatter", () => {
   const a = analyzeDoc("---\nhygiene: frozen\nstatus: accepted\n---\n# ADR\n", "docs/adr/1.md");

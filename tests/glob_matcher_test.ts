@@ -1,6 +1,18 @@
 import assert from "node:assert/strict";
 import picomatch from "npm:picomatch@^4";
-import { globMatcher, globProblem } from "../lib/glob_matcher.ts";
+import { globMatcher, globProblem, loadGlobEngine, needsGlobEngine } from "../lib/glob_matcher.ts";
+
+Deno.test("needsGlobEngine: only globs other than **/*.ext, or paths the suffix test does not cover", () => {
+  assert.ok(!needsGlobEngine(["**/*.md", "**/*.mdx"], ["README.md", "docs/a b/ü.md"]));
+  assert.ok(!needsGlobEngine(["**/*.md/"], []));
+  assert.ok(needsGlobEngine(["docs/*.md"], []));
+  assert.ok(needsGlobEngine(["**/*.md", "runs/*/"], []));
+  assert.ok(needsGlobEngine(["**/*.md"], ["a/b\nc.md"]));
+  assert.ok(needsGlobEngine(["**/*.md"], ["a/./b.md"]));
+  assert.ok(needsGlobEngine(["**/*.md"], ["a//b.md"]));
+});
+
+await loadGlobEngine();
 
 Deno.test("globs are anchored at the root and * never crosses /", () => {
   const m = globMatcher(["docs/*.md"]);

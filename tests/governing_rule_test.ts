@@ -6,7 +6,7 @@ import {
   isDirectoryRule,
   servedByPath,
 } from "../lib/governing_rule.ts";
-import { parseConfig } from "../lib/load_config.ts";
+import { parseConfig } from "../lib/parse_config.ts";
 
 const { rules } = parseConfig(`
 rules:

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { parseFrontmatter } from "../lib/parse_frontmatter.ts";
 import { parseYaml } from "../lib/parse_yaml.ts";
+import { loadYaml } from "../lib/load_yaml.ts";
+
+await loadYaml();
 
 Deno.test("parseFrontmatter: a mapping between --- lines; the body starts after", () => {
   const fm = parseFrontmatter("---\ntitle: A\nhygiene: frozen\n---\n# A\n");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { existingPaths } from "../lib/governing_rule.ts";
-import { parseConfig, type Rule } from "../lib/load_config.ts";
+import type { Rule } from "../lib/load_config.ts";
+import { parseConfig } from "../lib/parse_config.ts";
 import {
   approvedCandidates,
   EXTRACT_DESTINATIONS,

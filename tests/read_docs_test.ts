@@ -209,3 +209,42 @@ Deno.test("readDocSync counts lines like the bytes say: LF, CRLF, lone and trail
     }
   }
 });
+
+Deno.test("readDocs in a fresh process loads the YAML parser only when a doc's frontmatter needs it, on either thread", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path); // every fifth doc has `tags: [a, b]`
+  const script = `
+    import { readDocs, ReadHelper } from ${JSON.stringify(join(PACKAGE_DIR, "lib/read_docs.ts"))};
+    import { loadedYaml } from ${JSON.stringify(join(PACKAGE_DIR, "lib/load_yaml.ts"))};
+    const paths = JSON.parse(Deno.args[0]);
+    const plain = await readDocs(Deno.cwd(), paths.filter((_, i) => i % 5 !== 0 && i < 300));
+    const loadedForPlain = loadedYaml() !== undefined;
+    const helper = new ReadHelper();
+    await helper.ready;
+    const all = await readDocs(Deno.cwd(), paths, { helper, parallelFrom: 0, batch: 4, skipLstat: true });
+    console.log(JSON.stringify({
+      loadedForPlain,
+      plain: plain.reads.size,
+      helperDocs: all.helperDocs,
+      statuses: [...all.reads].map(([path, r]) => [path, r.analysis?.status ?? null]),
+      tags: all.reads.get("d0/doc-0.md")?.analysis?.frontmatter?.tags,
+      warnings: all.warnings.length,
+    }));
+  `;
+  await Deno.writeTextFile(join(dir.path, "start.ts"), script);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "-A", join(dir.path, "start.ts"), JSON.stringify(paths)],
+    cwd: dir.path,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const got = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(got.loadedForPlain, false, "flat frontmatter never loads the YAML parser");
+  assert.equal(got.plain, 240);
+  assert.ok(got.helperDocs > 0, "the helper thread read some of the docs");
+  const statuses = new Map(got.statuses);
+  for (let i = 0; i < 300; i++) assert.equal(statuses.get(`d${i % 7}/doc-${i}.md`), `s${i}`);
+  assert.deepEqual(got.tags, ["a", "b"]);
+  assert.equal(got.warnings, 1); // only the undecodable name
+});

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { ListedFile } from "../lib/list_candidates.ts";
-import { defaultConfig, parseConfig } from "../lib/load_config.ts";
-import { ignoreMatcher } from "../lib/load_ignore.ts";
+import { defaultConfig } from "../lib/load_config.ts";
+import { parseConfig } from "../lib/parse_config.ts";
+import { ignoreMatcher } from "../lib/ignore_matcher.ts";
 import {
   type FileRead,
   scanDocs,

@@ -12,6 +12,7 @@ import {
   writeNonUtf8Name,
 } from "./_helpers.ts";
 import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const FIXTURE = join(PACKAGE_DIR, "fixtures/scan/basic");
@@ -166,6 +167,43 @@ Deno.test("--format text escapes control characters in names (ESC, C1 CSI, newli
   const raw = run.stdout.replace(/\n/g, "").match(/[\x00-\x1f\x7f-\x9f]/);
   assert.equal(raw, null, `raw control character in ${JSON.stringify(run.stdout)}`);
   assert.match(run.stdout, /csi\\x9b2J\.md:1 → gone\.md/);
+});
+
+Deno.test("a plain scan loads no npm package (it runs from an empty Deno cache); YAML, glob and ignore engines load on demand", async () => {
+  await using repo = await tempRepo();
+  await using cache = await tempDir();
+  await commitFiles(repo.path, {
+    "README.md": "---\ntitle: Read me\nstatus: draft\n---\n# Read me\n\n[plan](docs/plan.md)\n",
+    "docs/plan.md": "# Plan\n\n- [ ] step\n",
+  }, "2026-10-01T00:00:00Z");
+  // --cached-only with an empty DENO_DIR: loading any npm package would fail.
+  const offline = ["--cached-only", ...PERMISSION_FLAGS.scan];
+  const plain = await runSeam("scan", ["--format", "json"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: NOW, DENO_DIR: cache.path },
+    flags: offline,
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  const artifact: ScanArtifact = JSON.parse(plain.stdout);
+  assert.deepEqual(artifact.shortlist.toSorted(), ["README.md", "docs/plan.md"]);
+  // Each engine, once needed, is loaded (here from the test's own cache), with or without a config.
+  await writeFiles(repo.path, {
+    "docs/adr.md": "---\nhygiene: frozen\ntags: [a, b]\n---\n# ADR\n",
+    ".dochygiene-ignore": "scratch/\n",
+    "scratch/x.md": "# x\n",
+    "odd\nname.md": "# Odd\n",
+  });
+  for (const config of [undefined, "rules:\n  - match: 'docs/*.md'\n    lifetime: keep\n"]) {
+    if (config) await writeFiles(repo.path, { ".dochygiene.yml": config });
+    const run = await scan(repo.path);
+    assert.equal(run.code, 0, run.stderr);
+    const a: ScanArtifact = JSON.parse(run.stdout);
+    assert.deepEqual(a.excluded.toSorted((x, y) => x.path < y.path ? -1 : 1), [
+      { path: "docs/adr.md", reason: "frozen" },
+      { path: "scratch/x.md", reason: "ignore" },
+    ]);
+    assert.deepEqual(a.shortlist.toSorted(), ["README.md", "docs/plan.md", "odd\nname.md"]);
+  }
 });
 
 Deno.test("outside git: a filesystem walk, git null, ages from mtime", async () => {
