@@ -131,7 +131,7 @@ export async function readDocs(
   const take = () => Atomics.add(counter, 0, batch);
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + batch, paths.length);
-    readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
+    await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
       // Take the helper's results delivered so far (unpacking them is work this thread does
@@ -154,7 +154,7 @@ export async function readDocs(
     // A batch the helper took but never returned (it failed) is read here.
     let result = results[i] ?? readAnalysed(root, paths[i], regular(paths[i]), summarizer);
     if (typeof result !== "string" && _waitsForYaml(result)) {
-      // Its frontmatter needs the full YAML parser, loaded now that one doc asks for it.
+      // Read here after a failed helper: its frontmatter needs the full YAML parser.
       await loadYaml();
       result = _analysed(result, paths[i], summarizer);
     }
@@ -198,7 +198,8 @@ export function readAnalysed(
  * {@linkcode readAnalysed} for `paths[start..end)` into `results`, at the same
  * indexes less `offset`: the batch is read first, then analysed (~10 %
  * faster than doc by doc: the reads and the analysis each keep their code and
- * data warm).
+ * data warm). The first doc whose frontmatter needs the full YAML parser
+ * loads it (once per thread), and the batch's such docs are analysed then.
  *
  * @example
  * ```ts
@@ -209,7 +210,7 @@ export function readAnalysed(
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/a.md`, "# A\n\n- [x] done\n");
  * const results: (FileRead | string | undefined)[] = [];
- * readAnalysedBatch(root, ["a.md", "gone.md"], 0, 2, () => false, undefined, results, 0);
+ * await readAnalysedBatch(root, ["a.md", "gone.md"], 0, 2, () => false, undefined, results, 0);
  * const a = results[0];
  * assert.ok(typeof a === "object" && a.kind === "text");
  * assert.deepEqual(a.analysis?.checkboxes, { done: 1, open: 0 });
@@ -217,7 +218,7 @@ export function readAnalysed(
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function readAnalysedBatch(
+export async function readAnalysedBatch(
   root: string,
   paths: readonly string[],
   start: number,
@@ -226,13 +227,24 @@ export function readAnalysedBatch(
   summarizer: Summarizer | undefined,
   results: (FileRead | string | undefined)[],
   offset: number,
-): void {
+): Promise<void> {
   for (let i = start; i < end; i++) {
     results[i - offset] = readDocSync(root, paths[i], { regularFile: regular(paths[i]) });
   }
+  let waiting = false;
   for (let i = start; i < end; i++) {
     const read = results[i - offset];
     if (read !== undefined && typeof read !== "string") {
+      const result = _analysed(read, paths[i], summarizer);
+      results[i - offset] = result;
+      if (typeof result !== "string" && _waitsForYaml(result)) waiting = true;
+    }
+  }
+  if (!waiting) return;
+  await loadYaml();
+  for (let i = start; i < end; i++) {
+    const read = results[i - offset];
+    if (read !== undefined && typeof read !== "string" && _waitsForYaml(read)) {
       results[i - offset] = _analysed(read, paths[i], summarizer);
     }
   }

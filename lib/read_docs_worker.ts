@@ -20,13 +20,13 @@ const scope = self as unknown as {
   postMessage: (message: HelperMessage) => void;
 };
 
-scope.onmessage = (event) => {
+scope.onmessage = async (event) => {
   const { root, paths, counter, batch } = event.data;
   const { regular, summarizer } = threadReader(event.data);
   for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
     const end = Math.min(start + batch, paths.length);
     const results: (FileRead | string)[] = [];
-    readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
+    await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
     scope.postMessage({ start, results });
     start = Atomics.add(counter, 0, batch);
   }
