@@ -84,8 +84,10 @@ export class PathIndex {
   #opaque: Set<string>;
   /** First segments of the opaque paths: a path under none of them is under no opaque directory. */
   #opaqueTops = new Set<string>();
+  #opaqueTopList: string[];
   #onDisk: ((path: string) => boolean) | undefined;
   #seen = new Map<string, boolean>();
+  #byHash: _HashTable | undefined;
 
   /**
    * Builds the index. `onDisk` tells whether a path the listing does not hold
@@ -99,6 +101,7 @@ export class PathIndex {
     // The state and git directories are never listed: paths into them are not checked.
     this.#opaque = new Set([...source.opaque, ...source.nonFiles, ...ALWAYS_EXCLUDED_DIRS]);
     for (const dir of this.#opaque) this.#opaqueTops.add(dir.split("/")[0]);
+    this.#opaqueTopList = [...this.#opaqueTops];
     this.#onDisk = onDisk;
   }
 
@@ -107,10 +110,25 @@ export class PathIndex {
     return this.#exists.has(path);
   }
 
+  /**
+   * The listed path (see {@linkcode PathIndex.listed}) that is `prefix + tail`,
+   * found by `hash`, its {@linkcode pathHash}: the index's own string, with no
+   * joined string to build and hash; `undefined` when not listed.
+   */
+  listedJoin(hash: number, prefix: string, tail: string): string | undefined {
+    const table = this.#byHash ??= new _HashTable(this.#exists);
+    const length = prefix.length + tail.length;
+    for (let slot = table.first(hash); slot >= 0; slot = table.next(slot, hash)) {
+      const path = table.paths[slot];
+      if (path.length === length && path.startsWith(prefix) && path.endsWith(tail)) return path;
+    }
+    return undefined;
+  }
+
   /** Listed (exactly), or on disk when no listed path differs from it only by letter case. */
   exists(path: string): boolean {
     if (this.#exists.has(path)) return true;
-    if (this.#onDisk === undefined || this.#foldedSet().has(path.toLowerCase())) return false;
+    if (this.#onDisk === undefined || this.#hasCaseTwin(path)) return false;
     return this.#onDiskMemo(path);
   }
 
@@ -124,9 +142,19 @@ export class PathIndex {
   isOpaque(path: string): boolean {
     if (this.#opaque.has(path)) return true;
     const slash = path.indexOf("/");
-    if (slash < 0 || !this.#opaqueTops.has(path.slice(0, slash))) return false;
+    if (slash < 0 || !this.#underOpaqueTop(path, slash)) return false;
     for (let i = slash; i > 0; i = path.indexOf("/", i + 1)) {
       if (this.#opaque.has(path.slice(0, i))) return true;
+    }
+    return false;
+  }
+
+  /** Whether `path`'s first segment (up to `slash`) is the first segment of an opaque path. */
+  #underOpaqueTop(path: string, slash: number): boolean {
+    // The few tops of most listings are compared in place, not sliced and hashed.
+    if (this.#opaqueTopList.length > 8) return this.#opaqueTops.has(path.slice(0, slash));
+    for (const top of this.#opaqueTopList) {
+      if (top.length === slash && path.startsWith(top)) return true;
     }
     return false;
   }
@@ -139,19 +167,124 @@ export class PathIndex {
    */
   classify(path: string): TargetState {
     if (this.#exists.has(path)) return "exists";
-    const caseTwin = this.#foldedSet().has(path.toLowerCase());
+    const caseTwin = this.#hasCaseTwin(path);
     if (!caseTwin && this.#onDisk !== undefined && this.#onDiskMemo(path)) return "exists";
     if (this.isOpaque(path)) return "opaque";
-    return caseTwin ? "case" : this.#exists.has(`${path}.md`) ? "extension" : null;
+    return caseTwin ? "case" : this.#hasMd(path) ? "extension" : null;
   }
 
-  /** The lower-cased paths, built on first need (most scans have few missing targets). */
+  /** Whether `<path>.md` is listed, looked up by hash: no string to build and hash. */
+  #hasMd(path: string): boolean {
+    const table = this.#byHash ??= new _HashTable(this.#exists);
+    const hash = pathHash(".md", pathHash(path));
+    for (let slot = table.first(hash); slot >= 0; slot = table.next(slot, hash)) {
+      const found = table.paths[slot];
+      if (found.length === path.length + 3 && found.startsWith(path) && found.endsWith(".md")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a listed path differs from `path`, which is not listed, only by letter case. */
+  #hasCaseTwin(path: string): boolean {
+    const lower = path.toLowerCase();
+    // A listed path that lower-casing leaves as it is stands for itself (`path` is not one).
+    return this.#foldedSet().has(lower) ||
+      lower !== path && this.#exists.has(lower) && lower.toLowerCase() === lower;
+  }
+
+  /**
+   * The listed paths that lower-casing changes, lower-cased, built on first
+   * need (most scans have few missing targets, and most paths are lower case).
+   */
   #foldedSet(): Set<string> {
     if (this.#folded === undefined) {
       this.#folded = new Set();
-      for (const path of this.#exists) this.#folded.add(path.toLowerCase());
+      for (const path of this.#exists) {
+        const lower = path.toLowerCase();
+        if (lower !== path) this.#folded.add(lower);
+      }
     }
     return this.#folded;
+  }
+}
+
+/**
+ * A 32-bit polynomial hash of `path`, continued from `hash` (the hash of what
+ * comes before it): the hash of `a + b` is `pathHash(b, pathHash(a))`, so a
+ * link's resolved path is hashed from its directory's hash and the target's
+ * characters, without joining them. Not a set's key alone: equal hashes need
+ * the strings compared.
+ *
+ * @example
+ * ```ts
+ * import { pathHash } from "./path_index.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(pathHash("docs/a.md"), pathHash("a.md", pathHash("docs/")));
+ * assert.notEqual(pathHash("docs/a.md"), pathHash("docs/b.md"));
+ * ```
+ */
+export function pathHash(path: string, hash: number = _PATH_HASH_SEED): number {
+  for (let i = 0; i < path.length; i++) hash = (Math.imul(hash, 31) + path.charCodeAt(i)) | 0;
+  return hash;
+}
+
+const _PATH_HASH_SEED = 0x811c9dc5 | 0;
+
+/**
+ * Strings by their {@linkcode pathHash}, open-addressed: the slots whose hash
+ * is the one asked for, for the caller to compare the strings.
+ */
+class _HashTable {
+  /** The string in each slot (`""` in empty ones). */
+  readonly paths: string[];
+  #hashes: Int32Array;
+  #used: Uint8Array;
+  #mask: number;
+  #shift: number;
+
+  constructor(strings: Iterable<string>) {
+    const all = [...strings];
+    let bits = 4;
+    while (1 << bits < all.length * 2) bits++;
+    const size = 1 << bits;
+    this.#mask = size - 1;
+    this.#shift = 32 - bits;
+    this.paths = new Array<string>(size).fill("");
+    this.#hashes = new Int32Array(size);
+    this.#used = new Uint8Array(size);
+    for (const string of all) {
+      const hash = pathHash(string);
+      let slot = this.#home(hash);
+      while (this.#used[slot]) slot = (slot + 1) & this.#mask;
+      this.#used[slot] = 1;
+      this.#hashes[slot] = hash;
+      this.paths[slot] = string;
+    }
+  }
+
+  /** The first slot holding `hash`, or -1. */
+  first(hash: number): number {
+    return this.#find(this.#home(hash), hash);
+  }
+
+  /** The next slot after `slot` holding `hash`, or -1. */
+  next(slot: number, hash: number): number {
+    return this.#find((slot + 1) & this.#mask, hash);
+  }
+
+  #find(slot: number, hash: number): number {
+    for (; this.#used[slot]; slot = (slot + 1) & this.#mask) {
+      if (this.#hashes[slot] === hash) return slot;
+    }
+    return -1;
+  }
+
+  /** Fibonacci hashing: the top bits of the product pick the slot. */
+  #home(hash: number): number {
+    return Math.imul(hash, 0x9e3779b1) >>> this.#shift;
   }
 }
 

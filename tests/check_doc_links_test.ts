@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { analyzeDoc } from "../lib/analyze_doc.ts";
 import { checkDocLinks } from "../lib/check_doc_links.ts";
 import { PathIndex } from "../lib/path_index.ts";
+import { resolveLink } from "../lib/resolve_link.ts";
 
 const index = (paths: string[], onDisk?: (path: string) => boolean) =>
   new PathIndex({ paths, nonFiles: ["vendor"], opaque: ["build"] }, onDisk);
@@ -49,4 +50,57 @@ Deno.test("inline-code paths exist from the root, from the doc's directory, or o
     index(["src/a.ts", "docs/b.ts", "docs/x.md"], onDisk),
   );
   assert.deepEqual(facts.missing, [{ kind: "missing_path", line: 1, path: "src/gone.ts" }]);
+});
+
+Deno.test("targets, written plainly or not, resolve as resolveLink resolves them", () => {
+  const paths = ["d/a.md", "d/b.md", "b.md", "d/sub/x.md", "d/b c.md", ".hidden/b.md"];
+  const listed = index(paths);
+  const targets = [
+    "b.md",
+    "./b.md",
+    "../b.md",
+    "../../b.md",
+    "sub/../b.md",
+    ".//b.md",
+    "b.md/",
+    "sub//x.md",
+    "b%2Emd",
+    "b&#46;md",
+    "b\\.md",
+    " b.md ",
+    "b.md?x#y",
+    "b.md#",
+    "b.md#%41",
+    "b.md#a&amp;b",
+    "b.md#x\u00a0",
+    "B.md",
+    "b",
+    "c:b.md",
+    "/b.md",
+    "../.hidden/b.md",
+    "b c.md",
+    "#",
+    "#x",
+    "a.md#x",
+    "..",
+    "../",
+    "sub/",
+    "é.md",
+    "../d/./b.md",
+  ];
+  for (const target of targets) {
+    const facts = checkDocLinks("d/a.md", {
+      links: [{ line: 1, target, kind: "inline" }],
+      inlinePaths: [],
+      anchors: new Set(),
+    }, listed);
+    const resolved = resolveLink("d/a.md", target);
+    const path = resolved?.path === "." ? "" : resolved?.path;
+    const checked = path !== undefined && path !== "d/a.md";
+    const exists = checked && listed.listed(path);
+    assert.deepEqual(facts.targets, exists ? [path] : [], target);
+    assert.equal(facts.broken.length, checked && !exists ? 1 : 0, target);
+    const fragment = exists || !checked ? resolved?.fragment : undefined;
+    assert.deepEqual(facts.fragments.map((f) => f.fragment), fragment ? [fragment] : [], target);
+  }
 });
