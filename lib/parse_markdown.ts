@@ -7,7 +7,15 @@
  */
 
 import { type Frontmatter, parseFrontmatter } from "./parse_frontmatter.ts";
-import { type InlineScan, normalizeLabel, scanHtml, scanInline } from "./scan_inline.ts";
+import {
+  type HtmlTag,
+  type InlineCode,
+  type InlineLink,
+  type InlineScan,
+  normalizeLabel,
+  scanHtml,
+  scanInline,
+} from "./scan_inline.ts";
 
 /** A block of a Markdown document, with container markers stripped. */
 export interface MarkdownBlock {
@@ -54,12 +62,13 @@ export interface MarkdownDoc {
 interface _Block extends MarkdownBlock {
   /** Every line is a whole line of the text, unchanged. */
   raw: boolean;
+  /** Where the lines are in the text (`\n`-only text and `raw` only): start and end offsets. */
+  start: number;
+  end: number;
 }
 interface _Doc extends MarkdownDoc {
   /** The text (BOM removed), when its lines end with `\n` only; else `undefined`. */
   text: string | undefined;
-  /** The offset in `text` of each line. */
-  starts: number[];
 }
 
 const QUOTE_MARKER = /^ {0,3}> ?/;
@@ -113,9 +122,11 @@ const DEFINITION_LABEL = /^ {0,3}\[((?:[^\\[\]]|\\.){1,999})\]:/;
 export function parseMarkdown(text: string): MarkdownDoc {
   const frontmatter = parseFrontmatter(text);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // A one-character split is much cheaper than the regex, and most documents have no `\r`.
+  // Most documents have no `\r`: their lines are walked with indexOf, without an array of them
+  // (and without a string for an empty line). The others are split.
   const lf = text.indexOf("\r") < 0;
-  const lines = lf ? text.split("\n") : text.split(/\r\n|\r|\n/);
+  const lines = lf ? undefined : text.split(/\r\n|\r|\n/);
+  let next = lf ? _lineStart(text, frontmatter.bodyStart) : 0; // the next line's offset (`lf`)
   const blocks: MarkdownBlock[] = [];
   const definitions: LinkDefinition[] = [];
   // An open fence or HTML block, with the container it opened in: it also ends when a line
@@ -128,8 +139,21 @@ export function parseMarkdown(text: string): MarkdownDoc {
   let listIndent = -1;
   let blankBefore = true;
 
-  lineLoop: for (let i = frontmatter.bodyStart; i < lines.length; i++) {
-    let s = lines[i];
+  lineLoop: for (
+    let i = frontmatter.bodyStart;
+    lines ? i < lines.length : next <= text.length;
+    i++
+  ) {
+    const start = next;
+    let line: string;
+    if (lines) line = lines[i];
+    else {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      line = end === start ? "" : text.slice(start, end);
+      next = end + 1;
+    }
+    let s = line;
     let depth = 0;
     const c0 = s.charCodeAt(0); // most lines start with a letter: no call for them
     if ((c0 === 0x3e || c0 === 0x20) && _quoted(s)) {
@@ -216,6 +240,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
           const level = content[0] === "=" ? 1 : 2;
           const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
           heading.raw = para.raw;
+          heading.start = para.start;
+          heading.end = para.end;
           para = undefined;
           if (_takeDefinitions(heading, definitions)) blocks.push(heading);
           continue lineLoop;
@@ -274,10 +300,12 @@ export function parseMarkdown(text: string): MarkdownDoc {
     if (!para) {
       para = _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
       para.raw = true;
+      para.start = start;
     }
     para.lines.push(content);
     // Paragraph lines are consecutive: the paragraph stays raw while each is a whole line.
-    if (content !== lines[i]) para.raw = false;
+    if (content !== line) para.raw = false;
+    para.end = start + line.length;
   }
   para = _flush(para, blocks, definitions);
   const doc: _Doc = {
@@ -286,7 +314,6 @@ export function parseMarkdown(text: string): MarkdownDoc {
     definitions,
     labels: _labels(definitions),
     text: lf ? text : undefined,
-    starts: lf ? _starts(lines) : [],
   };
   return doc;
 }
@@ -319,17 +346,46 @@ export function scanBlock(block: MarkdownBlock, doc: MarkdownDoc): BlockScan {
   const inline: InlineScan = block.kind === "html"
     ? { links: [], codeSpans: [], tags: scanHtml(src) }
     : scanInline(src, { text: block.kind === "heading", labels: doc.labels });
-  // A new object rather than `inline` with `lineOf` added: every scan has one shape.
-  const scan: BlockScan = {
-    links: inline.links,
-    codeSpans: inline.codeSpans,
-    tags: inline.tags,
-    text: inline.text,
-    lineOf: _lineLocator(src, block.line),
-  };
+  const scan = new _BlockScan(inline, src, block.line, block.lines.length === 1);
   block.scan = scan;
   return scan;
 }
+
+// A BlockScan whose `lineOf` is a method rather than a closure (one object per block, not
+// three), and finds the line breaks only when asked about a block of several lines.
+class _BlockScan implements BlockScan {
+  links: InlineLink[];
+  codeSpans: InlineCode[];
+  tags: HtmlTag[];
+  text: string | undefined;
+  #src: string;
+  #firstLine: number;
+  #breaks: number[] | undefined;
+
+  constructor(inline: InlineScan, src: string, firstLine: number, oneLine: boolean) {
+    this.links = inline.links;
+    this.codeSpans = inline.codeSpans;
+    this.tags = inline.tags;
+    this.text = inline.text;
+    this.#src = src;
+    this.#firstLine = firstLine;
+    this.#breaks = oneLine ? _NO_BREAKS : undefined;
+  }
+
+  lineOf(offset: number): number {
+    const breaks = this.#breaks ??= _breaks(this.#src);
+    let lo = 0;
+    let hi = breaks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (breaks[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.#firstLine + lo;
+  }
+}
+
+const _NO_BREAKS: number[] = [];
 
 // The definitions' labels (without an intermediate array: most documents have none).
 function _labels(definitions: LinkDefinition[]): Set<string> {
@@ -342,40 +398,27 @@ function _labels(definitions: LinkDefinition[]): Set<string> {
 // allocation, no copy), else a join.
 function _source(block: MarkdownBlock, doc: MarkdownDoc): string {
   const text = (doc as _Doc).text;
-  if (text === undefined || (block as _Block).raw !== true) return block.lines.join("\n");
-  const starts = (doc as _Doc).starts;
-  const first = block.line - 1;
-  const last = first + block.lines.length - 1;
-  return text.slice(starts[first], starts[last] + block.lines[block.lines.length - 1].length);
+  const b = block as _Block;
+  return text === undefined || b.raw !== true ? block.lines.join("\n") : text.slice(b.start, b.end);
 }
 
-// The offset of each line in a text split at `\n`.
-function _starts(lines: string[]): number[] {
-  const starts = new Array<number>(lines.length);
-  for (let i = 0, at = 0; i < lines.length; i++) {
-    starts[i] = at;
-    at += lines[i].length + 1;
+// The offset of line `line` (0-based) of a text with `\n` line ends; past the end (length + 1)
+// when it has fewer lines.
+function _lineStart(text: string, line: number): number {
+  let at = 0;
+  for (let k = 0; k < line; k++) {
+    const end = text.indexOf("\n", at);
+    if (end < 0) return text.length + 1;
+    at = end + 1;
   }
-  return starts;
+  return at;
 }
 
-// Maps an offset in `src` to a 1-based line, given the line of `src`'s start.
-function _lineLocator(src: string, firstLine: number): (offset: number) => number {
-  let breaks: number[] | undefined;
-  return (offset) => {
-    if (!breaks) {
-      breaks = [];
-      for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) breaks.push(i);
-    }
-    let lo = 0;
-    let hi = breaks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (breaks[mid] < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return firstLine + lo;
-  };
+// The offsets of the line breaks in `src`.
+function _breaks(src: string): number[] {
+  const breaks: number[] = [];
+  for (let i = src.indexOf("\n"); i >= 0; i = src.indexOf("\n", i + 1)) breaks.push(i);
+  return breaks;
 }
 
 // The content column of the list item a block opens in (0 outside lists).
@@ -405,7 +448,18 @@ function _block(
   task: MarkdownBlock["task"],
   listItem: true | undefined,
 ): _Block {
-  return { kind, line, lines, level, task, listItem, scan: undefined, raw: false };
+  return {
+    kind,
+    line,
+    lines,
+    level,
+    task,
+    listItem,
+    scan: undefined,
+    raw: false,
+    start: 0,
+    end: 0,
+  };
 }
 
 // Ends the open paragraph: its leading definitions go to `definitions`, the rest (if any) to
@@ -542,6 +596,8 @@ function _takeDefinitions(block: MarkdownBlock, into: LinkDefinition[]): boolean
     taken += used;
   }
   if (taken === 0) return true;
+  // A raw block now starts after the taken lines (each a whole line with its `\n`).
+  for (let k = 0; k < taken; k++) (block as _Block).start += block.lines[k].length + 1;
   block.lines = block.lines.slice(taken);
   block.line += taken;
   block.task = undefined;

@@ -92,11 +92,6 @@ const NAMED_ENTITIES: Record<string, string> = {
 // A run of link destination characters with no meaning of their own: anything but controls,
 // space, `\`, `(` and `)`.
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
-// See #simpleLink.
-const SIMPLE_LINK = /!?\[[^\\[\]`<!]*\]\((?!<)([!-'*-[\]-~\u0080-\uffff]*)\)/y;
-// See #simpleCodeSpan: a backtick (starting a run: the scanner never stops inside one), a line
-// without backticks, and a backtick that ends its run.
-const SIMPLE_CODE = /`([^`\n]+)`(?!`)/y;
 // Link destinations longer than this are only followed while the work budget lasts.
 const CAPPED_DESTINATION = 256;
 
@@ -127,7 +122,40 @@ export function scanInline(src: string, options: ScanInlineOptions = {}): Inline
       ? { links: [], codeSpans: [], tags: [], text: src }
       : { links: [], codeSpans: [], tags: [] };
   }
-  return new _InlineScanner(src, options).run(first);
+  // Most of the rest have only simple links and code spans: those need no scanner state.
+  const simple = options.text ? undefined : _scanSimple(src, first);
+  return simple ?? new _InlineScanner(src, options).run(first);
+}
+
+// The scan of a text whose syntax is only simple links (see #simpleLink), simple code spans
+// (see #simpleCodeSpan), backslash escapes and stray `]` or `!`, found without the scanner's
+// state: what the scanner finds for such a text. `undefined` at anything else (a `<`, or a `[`
+// or backtick that starts no simple link or span): the scanner then starts over.
+function _scanSimple(src: string, start: number): InlineScan | undefined {
+  const links: InlineLink[] = [];
+  const codeSpans: InlineCode[] = [];
+  const n = src.length;
+  for (let i = start; i >= 0; i = i < n ? _nextSpecial(src, i, SPECIAL) : -1) {
+    const c = src.charCodeAt(i);
+    if (c === BACKTICK) {
+      const close = _simpleCodeClose(src, i);
+      if (close < 0) return undefined;
+      codeSpans.push({ offset: i, content: _stripPadding(src.slice(i + 1, close)) });
+      i = close + 1;
+    } else if (c === LBRACKET || (c === BANG && src.charCodeAt(i + 1) === LBRACKET)) {
+      const image = c === BANG;
+      const text = _simpleLinkText(src, image ? i + 1 : i);
+      const end = text < 0 ? -1 : _simpleDestinationEnd(src, text + 2);
+      if (end < 0) return undefined;
+      links.push({ offset: i, destination: src.slice(text + 2, end), image });
+      i = end + 1;
+    } else if (c === BACKSLASH) {
+      i += _isAsciiPunct(src.charCodeAt(i + 1)) ? 2 : 1;
+    } else if (c === RBRACKET || c === BANG) {
+      i++; // a `]` without an opener, a `!` without `[`: literal
+    } else return undefined;
+  }
+  return { links, codeSpans, tags: [] };
 }
 
 /**
@@ -361,15 +389,14 @@ class _InlineScanner {
   }
 
   // The fast path for the most common code spans: single backticks around one line, outside
-  // the plain-text scan, matched by one sticky regex. It finds what #codeSpan would. Returns the
+  // the plain-text scan (see _simpleCodeClose). It finds what #codeSpan would. Returns the
   // span's end, or -1 when this is not such a span.
   #simpleCodeSpan(i: number): number {
     if (this.#tokens) return -1;
-    SIMPLE_CODE.lastIndex = i;
-    const m = SIMPLE_CODE.exec(this.src);
-    if (!m) return -1;
-    this.codeSpans.push({ offset: i, content: _stripPadding(m[1]) });
-    return SIMPLE_CODE.lastIndex;
+    const close = _simpleCodeClose(this.src, i);
+    if (close < 0) return -1;
+    this.codeSpans.push({ offset: i, content: _stripPadding(this.src.slice(i + 1, close)) });
+    return close + 1;
   }
 
   #codeSpan(i: number): number {
@@ -445,17 +472,18 @@ class _InlineScanner {
 
   // The fast path for the most common links: `[text](destination)` (or an image) outside other
   // brackets, whose text has no syntax characters and whose destination no space, escape or
-  // parenthesis, is matched by one sticky regex. It finds what #open, #close and #inlineTail
-  // would; anything else (and the plain-text scan) takes that general path. Returns the link's
-  // end, or -1 when this is not a simple link.
+  // parenthesis (see _simpleLinkText, _simpleDestinationEnd). It finds what #open, #close and
+  // #inlineTail would; anything else (and the plain-text scan) takes that general path. Returns
+  // the link's end, or -1 when this is not a simple link.
   #simpleLink(i: number, image: boolean): number {
     if (this.#tokens || this.#brackets.length > 0 || this.#budget <= 0) return -1;
-    SIMPLE_LINK.lastIndex = i;
-    const m = SIMPLE_LINK.exec(this.src);
-    if (!m) return -1;
-    this.#budget -= m[1].length;
-    this.links.push({ offset: i, destination: m[1], image });
-    return i + m[0].length;
+    const src = this.src;
+    const text = _simpleLinkText(src, image ? i + 1 : i);
+    const end = text < 0 ? -1 : _simpleDestinationEnd(src, text + 2);
+    if (end < 0) return -1;
+    this.#budget -= end - text - 2;
+    this.links.push({ offset: i, destination: src.slice(text + 2, end), image });
+    return end + 1;
   }
 
   #open(i: number, image: boolean): void {
@@ -632,6 +660,42 @@ class _InlineScanner {
 function _nextSpecial(src: string, i: number, re: RegExp): number {
   re.lastIndex = i;
   return re.test(src) ? re.lastIndex - 1 : -1;
+}
+
+// A simple code span's closing backtick, for the backtick at `i` that starts a run: one or more
+// characters, none a backtick or line break, then a lone backtick. -1 when there is none.
+function _simpleCodeClose(src: string, i: number): number {
+  let k = i + 1;
+  for (; k < src.length; k++) {
+    const c = src.charCodeAt(k);
+    if (c === BACKTICK) break;
+    if (c === 0x0a) return -1;
+  }
+  if (k === i + 1 || k >= src.length || src.charCodeAt(k + 1) === BACKTICK) return -1;
+  return k;
+}
+
+// A simple link's `]`, for the `[` at `open`: the text has no `\`, `[`, backtick, `<` or `!`,
+// and `(` follows. -1 when there is none.
+function _simpleLinkText(src: string, open: number): number {
+  for (let k = open + 1; k < src.length; k++) {
+    const c = src.charCodeAt(k);
+    if (c === RBRACKET) return src.charCodeAt(k + 1) === 0x28 ? k : -1;
+    if (c === BACKSLASH || c === LBRACKET || c === BACKTICK || c === LT || c === BANG) return -1;
+  }
+  return -1;
+}
+
+// A simple link destination's closing `)`, for the destination starting at `from`: it does not
+// start with `<`, and has no controls, space, `\`, `(` or DEL. -1 when there is none.
+function _simpleDestinationEnd(src: string, from: number): number {
+  if (src.charCodeAt(from) === LT) return -1;
+  for (let k = from; k < src.length; k++) {
+    const c = src.charCodeAt(k);
+    if (c === 0x29) return k;
+    if (!((c >= 0x21 && c <= 0x7e && c !== 0x28 && c !== BACKSLASH) || c >= 0x80)) return -1;
+  }
+  return -1;
 }
 
 // ASCII punctuation (what a backslash escapes): `!`–`/`, `:`–`@`, `[`–`` ` ``, `{`–`~`.

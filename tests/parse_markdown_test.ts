@@ -91,3 +91,35 @@ Deno.test("scanBlock: definitions taken off a paragraph's start leave the rest i
   assert.equal(heading.blocks[0].kind, "heading");
   assert.equal(scanBlock(heading.blocks[0], heading).text, "Title x");
 });
+
+Deno.test("parseMarkdown: `\\n`, `\\r\\n` and `\\r` documents give the same blocks", () => {
+  // `\n` documents are walked line by line in the text, the others split: both must agree,
+  // also where the frontmatter ends the text or the text ends without a line break.
+  const docs = [
+    "---\na: b\n---",
+    "---\na: b\n---\n",
+    "---\na: b\n---\n# T\n\ntext [x](y.md)\n\n> q `c`\n- [ ] t\n",
+    "a\n\n\n  b\nc\n[d]: e.md\n\n[f]: g.md\nh\n===\n",
+    "",
+    "\n",
+    "x",
+  ];
+  for (const md of docs) {
+    const lf = parseMarkdown(md);
+    for (const eol of ["\r\n", "\r"]) {
+      const other = parseMarkdown(md.replaceAll("\n", eol));
+      const shape = (d: typeof lf) =>
+        d.blocks.map((b) => {
+          const scan = scanBlock(b, d);
+          return [
+            b.kind,
+            b.line,
+            b.lines,
+            scan.links.map((l) => [scan.lineOf(l.offset), l.destination]),
+          ];
+        });
+      assert.deepEqual(shape(other), shape(lf), JSON.stringify([md, eol]));
+      assert.deepEqual(other.definitions, lf.definitions);
+    }
+  }
+});
