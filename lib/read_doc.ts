@@ -7,6 +7,7 @@
  * @module
  */
 
+import { contentFingerprint } from "./content_fingerprint.ts";
 import { hasUndecodableBytes } from "./decode_path.ts";
 import type { FileRead } from "./scan_docs.ts";
 
@@ -166,11 +167,8 @@ function _toRead(
     truncated: bytes > head.length,
     mtimeMs,
   };
-  const hasBom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  if (hasBom || (text.includes("\uFFFD") && !_isUtf8(head))) {
-    // The text no longer carries the exact bytes: duplicates compare the bytes.
-    read.contentKey = "\0bytes\0" + _latin1.decode(head).replace(/\r\n?/g, "\n");
-  }
+  // Duplicates compare bytes (the text drops a BOM and replaces invalid UTF-8).
+  if (!read.truncated) read.fingerprint = contentFingerprint(head);
   return read;
 }
 
@@ -197,18 +195,7 @@ function _countBreaks(bytes: Uint8Array, prevCr: boolean): number {
   return count;
 }
 
-function _isUtf8(bytes: Uint8Array): boolean {
-  try {
-    _strict.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const _decoder = new TextDecoder("utf-8");
-const _strict = new TextDecoder("utf-8", { fatal: true });
-const _latin1 = new TextDecoder("windows-1252");
 
 function _reason(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split("\n")[0];

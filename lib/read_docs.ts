@@ -259,14 +259,12 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
     else {
       const facts = summarizer.check(path, analysis);
       read.summary = summarizeDoc(
-        read.contentKey ?? read.text,
         analysis,
         facts,
         summarizer.inbound,
         summarizer.keepLinks,
       );
       read.text = "";
-      delete read.contentKey;
     }
   } catch (err) {
     // Left as read (neither analysis nor summary): readDocs loads the parser and analyses it again.

@@ -15,6 +15,7 @@ import {
   servedByPath,
 } from "./governing_rule.ts";
 import { globMatcher } from "./glob_matcher.ts";
+import { contentFingerprint } from "./content_fingerprint.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
@@ -81,8 +82,8 @@ export type FileRead =
     lines: number;
     /** Only a prefix was analysed: the file is over the parse limit. */
     truncated: boolean;
-    /** Identity for duplicates when `text` does not carry the bytes exactly (invalid UTF-8, BOM). */
-    contentKey?: string;
+    /** The content's fingerprint for duplicates (see `content_fingerprint.ts`); absent when `truncated`. */
+    fingerprint?: string;
     /** Modification time, epoch milliseconds (`NaN` if not read: the age comes from git). */
     mtimeMs: number;
     /** The analysis of `text`, when the reader already made it (else made here). */
@@ -129,6 +130,13 @@ export interface ScanInput {
    * (see `readDocs`); the links of docs summarised here are added.
    */
   inbound?: ReadonlyMap<string, number>;
+  /**
+   * The content of a doc as a string key (`contentIdentity` of its bytes),
+   * asked only for docs whose fingerprints are equal, to tell duplicates from
+   * a fingerprint collision; `undefined` when it cannot be read. Default:
+   * equal fingerprints are duplicates.
+   */
+  contentOf?: (path: string) => string | undefined;
 }
 
 /**
@@ -210,7 +218,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const summarize = (read: FileRead & { kind: "text" }, path: string) => {
     const analysis = read.analysis ?? analyzeDoc(read.text, path);
     const facts = (check ??= linkChecker(_index(input)))(path, analysis);
-    return summarizeDoc(read.contentKey ?? read.text, analysis, facts, inbound);
+    return summarizeDoc(analysis, facts, inbound);
   };
 
   // The listing comes sorted; sorting again is only paid when it is not.
@@ -245,7 +253,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     shortlisted.push({ path, tracked: file.tracked, read, doc });
   }
 
-  const duplicates = _duplicates(analysed);
+  const duplicates = _duplicates(analysed, input.contentOf);
   const rules = config.rules;
   const existing = rules.some((r) => r.served_when_path !== undefined)
     ? existingPaths(input.files.map((f) => f.path))
@@ -377,22 +385,46 @@ function _index(input: ScanInput): PathIndex {
 }
 
 function _duplicates(
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
+  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" } }>,
+  contentOf: ((path: string) => string | undefined) | undefined,
 ): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const [path, { read, doc }] of analysed) {
-    if (read.truncated) continue;
-    const group = groups.get(doc.contentKey);
+  for (const [path, { read }] of analysed) {
+    // A read made by hand (a library caller) may come without one: its text stands in.
+    const key = read.truncated
+      ? undefined
+      : read.fingerprint ?? contentFingerprint(new TextEncoder().encode(read.text));
+    if (key === undefined) continue;
+    const group = groups.get(key);
     if (group) group.push(path);
-    else groups.set(doc.contentKey, [path]);
+    else groups.set(key, [path]);
   }
   const result = new Map<string, string[]>();
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    group.sort(byCodePoint);
-    for (const path of group) result.set(path, group.filter((p) => p !== path));
+  for (const candidates of groups.values()) {
+    if (candidates.length < 2) continue;
+    for (const group of _sameContent(candidates, contentOf)) {
+      group.sort(byCodePoint);
+      for (const path of group) result.set(path, group.filter((p) => p !== path));
+    }
   }
   return result;
+}
+
+/** Docs of equal fingerprints split by their content, when it can be asked for; groups of two or more. */
+function _sameContent(
+  paths: string[],
+  contentOf: ((path: string) => string | undefined) | undefined,
+): string[][] {
+  if (contentOf === undefined) return [paths];
+  const byContent = new Map<string, string[]>();
+  for (const path of paths) {
+    const content = contentOf(path);
+    if (content === undefined) continue; // gone or unreadable since: not a duplicate
+    const group = byContent.get(content);
+    if (group) group.push(path);
+    else byContent.set(content, [path]);
+  }
+  return [...byContent.values()].filter((group) => group.length > 1);
 }
 
 function _age(

@@ -17,6 +17,7 @@ import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { pathIndexSource } from "./path_index.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { contentIdentity } from "./content_fingerprint.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
 import { pathExists } from "./path_exists.ts";
@@ -152,6 +153,14 @@ async function _scan(
     inbound,
     // Only for docs the readers did not summarise (none: they were given the listing).
     onDisk: (path) => (entry ??= dirEntries(root))(path) !== undefined,
+    // Only for docs whose fingerprints are equal: read again and compared byte for byte.
+    contentOf: (path) => {
+      try {
+        return contentIdentity(Deno.readFileSync(`${root}/${path}`));
+      } catch {
+        return undefined;
+      }
+    },
   });
   if (!options.keepLinks) return { artifact, warnings };
   const links = new Map<string, DocLink[]>();

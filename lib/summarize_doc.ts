@@ -24,8 +24,6 @@ export interface DocSummary {
   anchors: Set<string>;
   /** The link facts that need no other doc (its link targets are counted, not kept). */
   linkFacts: Omit<DocLinkFacts, "targets">;
-  /** The content's identity for duplicates: the text with line endings normalised to `\n`. */
-  contentKey: string;
   /** The doc's links, kept only on request (prune's dangling-link check). */
   links?: DocLink[];
 }
@@ -34,8 +32,7 @@ export interface DocSummary {
  * Summarises a text doc from its analysis and its link facts, and counts its
  * link targets into `inbound` (target path → linking docs) unless the doc is
  * frozen or append-only (see {@linkcode contentExclusion}): only shortlisted
- * docs' links count. `content` is the text, or the read's byte-exact content
- * key when the text does not carry the bytes exactly (invalid UTF-8, a BOM).
+ * docs' links count.
  *
  * @example
  * ```ts
@@ -46,16 +43,14 @@ export interface DocSummary {
  * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [] };
  * const inbound = new Map<string, number>();
  * const text = "# A\n\n- [ ] x [b](b.md)\n";
- * const a = summarizeDoc(text.replaceAll("\n", "\r\n"), analyzeDoc(text, "a.md"), facts, inbound);
- * const c = summarizeDoc(text, analyzeDoc(text, "c.md"), facts, inbound);
- * assert.equal(a.contentKey, c.contentKey);
+ * const a = summarizeDoc(analyzeDoc(text, "a.md"), facts, inbound);
+ * summarizeDoc(analyzeDoc(text, "c.md"), facts, inbound);
  * assert.deepEqual(a.checkboxes, { done: 0, open: 1 });
  * assert.equal(a.links, undefined);
  * assert.equal(inbound.get("b.md"), 2);
  * ```
  */
 export function summarizeDoc(
-  content: string,
   analysis: DocAnalysis,
   linkFacts: DocLinkFacts,
   inbound: Map<string, number>,
@@ -69,8 +64,6 @@ export function summarizeDoc(
     checkboxes: analysis.checkboxes,
     anchors: analysis.anchors,
     linkFacts: facts,
-    // Hashing 20,000 texts in JavaScript costs more than keeping them.
-    contentKey: content.includes("\r") ? content.replace(/\r\n?/g, "\n") : content,
   };
   if (keepLinks) summary.links = analysis.links;
   if (contentExclusion(summary) === undefined) {

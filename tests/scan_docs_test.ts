@@ -3,6 +3,7 @@ import type { ListedFile } from "../lib/list_candidates.ts";
 import { defaultConfig } from "../lib/load_config.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { ignoreMatcher } from "../lib/ignore_matcher.ts";
+import { contentFingerprint } from "../lib/content_fingerprint.ts";
 import {
   type FileRead,
   scanDocs,
@@ -248,8 +249,13 @@ Deno.test("duplicate: byte-identical after normalising line endings; others list
     "a.md": "# Same\r\nbody\r\n",
     "m.md": "# Same\rbody\r",
     "diff.md": "# Same\nbody!\n",
-    "lossy1.md": text("\uFFFD\n", { contentKey: "\0bytes\0\xff\n" }),
-    "lossy2.md": text("\uFFFD\n", { contentKey: "\0bytes\0\xfe\n" }),
+    // Invalid UTF-8 decodes alike; the bytes differ, and so do their fingerprints.
+    "lossy1.md": text("\uFFFD\n", {
+      fingerprint: contentFingerprint(new Uint8Array([0xff, 0x0a])),
+    }),
+    "lossy2.md": text("\uFFFD\n", {
+      fingerprint: contentFingerprint(new Uint8Array([0xfe, 0x0a])),
+    }),
   }));
   assert.deepEqual(of(artifact.signals["a.md"], "duplicate"), [{
     kind: "duplicate",
@@ -261,6 +267,31 @@ Deno.test("duplicate: byte-identical after normalising line endings; others list
   }]);
   assert.deepEqual(of(artifact.signals["diff.md"], "duplicate"), []);
   assert.deepEqual(of(artifact.signals["lossy1.md"], "duplicate"), []);
+});
+
+Deno.test("duplicate: equal fingerprints are confirmed on the contents when contentOf is given", () => {
+  const contents: Record<string, string | undefined> = {
+    "a.md": "one",
+    "b.md": "two", // a fingerprint collision: not a duplicate
+    "c.md": "one",
+    "d.md": undefined, // unreadable by now: not a duplicate
+  };
+  const reads = Object.fromEntries(
+    Object.keys(contents).map((path) => [path, text(`# ${path}\n`, { fingerprint: "same" })]),
+  );
+  const confirmed = scanDocs({ ...input(reads), contentOf: (path) => contents[path] });
+  assert.deepEqual(of(confirmed.signals["a.md"], "duplicate"), [{
+    kind: "duplicate",
+    of: ["c.md"],
+  }]);
+  assert.deepEqual(of(confirmed.signals["b.md"], "duplicate"), []);
+  assert.deepEqual(of(confirmed.signals["d.md"], "duplicate"), []);
+  // Without contentOf, equal fingerprints are taken as duplicates.
+  const trusted = scanDocs(input(reads));
+  assert.deepEqual(of(trusted.signals["b.md"], "duplicate"), [{
+    kind: "duplicate",
+    of: ["a.md", "c.md", "d.md"],
+  }]);
 });
 
 Deno.test("checkboxes, dated_name and status come from the doc", () => {

@@ -206,6 +206,35 @@ Deno.test("a plain scan loads no npm package (it runs from an empty Deno cache);
   }
 });
 
+Deno.test("duplicates: a CRLF copy is one; a BOM copy and invalid UTF-8 that decodes alike are not", async () => {
+  await using repo = await tempRepo();
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  const files: Record<string, Uint8Array> = {
+    "a.md": bytes("# Same\nbody\n"),
+    "a-crlf.md": bytes("# Same\r\nbody\r\n"),
+    "a-bom.md": bytes("\ufeff# Same\nbody\n"),
+    "x1.md": new Uint8Array([0x23, 0x20, 0xff, 0x0a]),
+    "x2.md": new Uint8Array([0x23, 0x20, 0xfe, 0x0a]),
+    "x3.md": new Uint8Array([0x23, 0x20, 0xff, 0x0a]),
+  };
+  for (const [path, content] of Object.entries(files)) {
+    await Deno.writeFile(join(repo.path, path), content);
+  }
+  await git(repo.path, ["add", "-A"]);
+  await git(repo.path, ["commit", "-qm", "docs"], {
+    GIT_AUTHOR_DATE: "2026-10-01T00:00:00Z",
+    GIT_COMMITTER_DATE: "2026-10-01T00:00:00Z",
+  });
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  const a: ScanArtifact = JSON.parse(run.stdout);
+  const dup = (path: string) => of(a, path, "duplicate");
+  assert.deepEqual(dup("a.md"), [{ kind: "duplicate", of: ["a-crlf.md"] }]);
+  assert.deepEqual(dup("a-bom.md"), []);
+  assert.deepEqual(dup("x1.md"), [{ kind: "duplicate", of: ["x3.md"] }]);
+  assert.deepEqual(dup("x2.md"), []);
+});
+
 Deno.test("outside git: a filesystem walk, git null, ages from mtime", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, { "a.md": "# A\n", "build/b.md": "# B\n" });
