@@ -155,8 +155,10 @@ async function _scan(
     onDisk: (path) => (entry ??= dirEntries(root))(path) !== undefined,
     // Only for docs whose fingerprints are equal: read again and compared byte for byte.
     contentOf: (path) => {
+      const full = `${root}/${path}`;
       try {
-        return contentIdentity(Deno.readFileSync(`${root}/${path}`));
+        // Never through a symlink (it may lead out of the root): the doc was a regular file.
+        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
       } catch {
         return undefined;
       }
