@@ -278,7 +278,10 @@ class _From {
   readonly index: PathIndex;
   /** Where the last plain target has its `#`, or -1. */
   hashAt = -1;
-  /** Whether the last plain target resolved to a listed path; `undefined` when unknown (not plain). */
+  /**
+   * Whether the last plain target resolved to a listed path; `undefined` when unknown (not plain).
+   * Read only right after `_resolvePlain` returned a path other than the doc itself.
+   */
   listed: boolean | undefined;
   // By the number of `../` climbed (the last slash is -1: the root), built on first need.
   #slashes: number[] | undefined;

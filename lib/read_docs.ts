@@ -198,8 +198,9 @@ export function readAnalysed(
  * {@linkcode readAnalysed} for `paths[start..end)` into `results`, at the same
  * indexes less `offset`: the batch is read first, then analysed (~10 %
  * faster than doc by doc: the reads and the analysis each keep their code and
- * data warm). The first doc whose frontmatter needs the full YAML parser
- * loads it (once per thread), and the batch's such docs are analysed then.
+ * data warm). Docs whose frontmatter needs the full YAML parser before it is
+ * loaded are left in the first pass; the thread then loads the parser (once)
+ * and analyses them.
  *
  * @example
  * ```ts

@@ -133,8 +133,8 @@ export interface ScanInput {
   /**
    * The content of a doc as a string key (`contentIdentity` of its bytes),
    * asked only for docs whose fingerprints are equal, to tell duplicates from
-   * a fingerprint collision; `undefined` when it cannot be read. Default:
-   * equal fingerprints are duplicates.
+   * a fingerprint collision; `undefined` when it cannot be read. Default
+   * (tests): equal fingerprints are taken as duplicates, which is not exact.
    */
   contentOf?: (path: string) => string | undefined;
 }
@@ -390,7 +390,8 @@ function _duplicates(
 ): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const [path, { read }] of analysed) {
-    // A read made by hand (a library caller) may come without one: its text stands in.
+    // A read made by hand (tests) may come without one: its text stands in (a BOM or invalid
+    // UTF-8 is then not told apart, as the readers' byte fingerprints do).
     const key = read.truncated
       ? undefined
       : read.fingerprint ?? contentFingerprint(new TextEncoder().encode(read.text));

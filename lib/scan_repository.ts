@@ -153,7 +153,8 @@ async function _scan(
     inbound,
     // Only for docs the readers did not summarise (none: they were given the listing).
     onDisk: (path) => (entry ??= dirEntries(root))(path) !== undefined,
-    // Only for docs whose fingerprints are equal: read again and compared byte for byte.
+    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
+    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
     contentOf: (path) => {
       const full = `${root}/${path}`;
       try {
