@@ -87,8 +87,8 @@ const _TURN_MS = 100;
 
 /**
  * Reads and analyses every doc of `paths` (root-relative) with
- * {@linkcode readAnalysed}. Deterministic whatever the threads do: results are
- * put back in path order. The event loop only turns every 100 ms, and only
+ * {@linkcode readAnalysedBatch}. Deterministic whatever the threads do:
+ * results are put back in path order. The event loop only turns every 100 ms, and only
  * with a helper thread: a process writing to a pipe this thread reads (e.g.
  * `git log`) waits meanwhile — read such output on a thread of its own
  * (`readGitAgesThreaded`).
@@ -152,12 +152,10 @@ export async function readDocs(
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
     // A batch the helper took but never returned (it failed) is read here.
-    let result = results[i] ?? readAnalysed(root, paths[i], regular(paths[i]), summarizer);
-    if (typeof result !== "string" && _waitsForYaml(result)) {
-      // Read here after a failed helper: its frontmatter needs the full YAML parser.
-      await loadYaml();
-      result = _analysed(result, paths[i], summarizer);
+    if (results[i] === undefined) {
+      await readAnalysedBatch(root, paths, i, i + 1, regular, summarizer, results, 0);
     }
+    const result = results[i]!;
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
@@ -165,41 +163,14 @@ export async function readDocs(
 }
 
 /**
- * Reads one doc with {@linkcode readDocSync} and attaches its analysis (text
- * docs) or, given a `summarizer`, its summary instead (links checked; the text
- * and analysis are not kept). Returns why it is left out instead ("" when
- * silently). A doc whose frontmatter needs the full YAML parser before
- * anyone loaded it comes back with neither (see `load_yaml.ts`).
- *
- * @example
- * ```ts
- * import { readAnalysed } from "./read_docs.ts";
- * import assert from "node:assert/strict";
- *
- * const root = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${root}/a.md`, "---\nhygiene: frozen\n---\n");
- * const read = readAnalysed(root, "a.md");
- * assert.ok(typeof read !== "string" && read.kind === "text");
- * assert.equal(read.analysis?.hygiene, "frozen");
- * await Deno.remove(root, { recursive: true });
- * ```
- */
-export function readAnalysed(
-  root: string,
-  path: string,
-  regularFile = false,
-  summarizer?: Summarizer,
-): FileRead | string {
-  const read = readDocSync(root, path, { regularFile });
-  return typeof read === "string" ? read : _analysed(read, path, summarizer);
-}
-
-/**
- * {@linkcode readAnalysed} for `paths[start..end)` into `results`, at the same
- * indexes less `offset`: the batch is read first, then analysed (~10 %
- * faster than doc by doc: the reads and the analysis each keep their code and
- * data warm). Docs whose frontmatter needs the full YAML parser before it is
- * loaded are left in the first pass; the thread then loads the parser (once)
+ * Reads `paths[start..end)` with {@linkcode readDocSync} into `results`, at
+ * the same indexes less `offset`, and attaches each text doc's analysis or,
+ * given a `summarizer`, its summary instead (links checked; the text and
+ * analysis are not kept); a doc left out gets why instead ("" when
+ * silently). The batch is read first, then analysed (~10 % faster than doc by
+ * doc: the reads and the analysis each keep their code and data warm). Docs
+ * whose frontmatter needs the full YAML parser before it is loaded are left
+ * in the first pass; the thread then loads the parser (once)
  * and analyses them.
  *
  * @example
@@ -251,7 +222,10 @@ export async function readAnalysedBatch(
   }
 }
 
-/** Attaches the analysis, or the summary, to a read; or says why it is left out. */
+/**
+ * Attaches the analysis, or the summary, to a read; or says why it is left out. A doc whose
+ * frontmatter needs the full YAML parser before it is loaded comes back with neither.
+ */
 function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileRead | string {
   if (read.kind !== "text") return read;
   try {
