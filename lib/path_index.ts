@@ -175,15 +175,7 @@ export class PathIndex {
 
   /** Whether `<path>.md` is listed, looked up by hash: no string to build and hash. */
   #hasMd(path: string): boolean {
-    const table = this.#byHash ??= new _HashTable(this.#exists);
-    const hash = pathHash(".md", pathHash(path));
-    for (let slot = table.first(hash); slot >= 0; slot = table.next(slot, hash)) {
-      const found = table.paths[slot];
-      if (found.length === path.length + 3 && found.startsWith(path) && found.endsWith(".md")) {
-        return true;
-      }
-    }
-    return false;
+    return this.listedJoin(pathHash(".md", pathHash(path)), path, ".md") !== undefined;
   }
 
   /** Whether a listed path differs from `path`, which is not listed, only by letter case. */
