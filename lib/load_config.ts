@@ -8,6 +8,7 @@
 
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { MAX_YAML_BYTES } from "./load_yaml.ts";
 
 /** File name of the committed config in the root. */
 export const CONFIG_FILE_NAME = ".dochygiene.yml";
@@ -91,8 +92,8 @@ export async function loadConfig(root: string): Promise<Config> {
   try {
     const info = await Deno.stat(path);
     if (!info.isFile) throw invalidConfig(`is not a regular file; remove it or make it one`);
-    if (info.size > MAX_CONFIG_BYTES) {
-      throw invalidConfig(`is ${info.size} bytes; the limit is ${MAX_CONFIG_BYTES}: shorten it`);
+    if (info.size > MAX_YAML_BYTES) {
+      throw invalidConfig(`is ${info.size} bytes; the limit is ${MAX_YAML_BYTES}: shorten it`);
     }
     text = await Deno.readTextFile(path);
   } catch (err) {
@@ -105,9 +106,6 @@ export async function loadConfig(root: string): Promise<Config> {
   const { parseConfig } = await import("./parse_config.ts");
   return parseConfig(text);
 }
-
-/** Largest config file accepted, in bytes (the YAML parser's own limit). */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * The `INVALID_CONFIG` error (exit 2) for a problem with the config file.

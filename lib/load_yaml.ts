@@ -6,6 +6,13 @@
  * @module
  */
 
+/**
+ * Largest YAML text accepted, in bytes (UTF-16 code units, near enough): by
+ * the parser, and for `.dochygiene.yml` before it is read (kept here, where
+ * no npm package is loaded).
+ */
+export const MAX_YAML_BYTES = 1024 * 1024;
+
 /** Parses YAML text (see `parse_yaml.ts`). */
 export type YamlParser = (text: string) => unknown;
 

@@ -6,9 +6,9 @@
  */
 
 import { parseDocument } from "npm:yaml@^2";
+import { MAX_YAML_BYTES } from "./load_yaml.ts";
 
-/** Largest YAML text accepted, in bytes (UTF-16 code units, near enough). */
-export const MAX_YAML_BYTES = 1024 * 1024;
+export { MAX_YAML_BYTES };
 /** Most alias dereferences accepted: an alias bomb stops here. */
 export const MAX_YAML_ALIASES = 100;
 
