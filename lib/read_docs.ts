@@ -1,9 +1,10 @@
 /**
  * The scanner's reading phase: every doc read once, synchronously, analysed
  * and (given the listing) link-checked and summarised as it is read — on this
- * thread and, for large repositories, on one helper thread at the same time,
- * the two taking batches of paths from a shared counter; the helper posts each
- * batch's results, then its inbound link counts.
+ * thread and, for large repositories, on helper threads at the same time
+ * (one to three, as the cores allow), all taking batches of paths from a
+ * shared counter; each helper posts each batch's results, then its inbound
+ * link counts.
  *
  * @module
  */
@@ -20,9 +21,10 @@ import type { FileRead } from "./scan_docs.ts";
 /** Options of {@linkcode readDocs}. */
 export interface ReadDocsOptions {
   /**
-   * Use a helper thread (a Web Worker) from this many docs on (default
-   * {@linkcode PARALLEL_FROM}); `Infinity` never does. When the helper cannot
-   * start or fails, this thread reads what it left.
+   * Use helper threads (Web Workers) from this many docs on, one more for each
+   * as many docs again, as far as {@linkcode helperThreads} allows (default
+   * {@linkcode PARALLEL_FROM}); `Infinity` never does. What a helper that
+   * cannot start or fails took is read on this thread.
    */
   parallelFrom?: number;
   /** Called now and then with how many docs are taken (being read or done) of how many. */
@@ -42,11 +44,13 @@ export interface ReadDocsOptions {
   /** With `links`: keep each doc's links in its summary (prune's dangling-link check). */
   keepLinks?: boolean;
   /**
-   * A helper thread started ahead with {@linkcode ReadHelper} (its start-up
-   * then overlaps the caller's listing): used when the paths are many enough,
-   * closed in any case.
+   * Helper threads started ahead with {@linkcode ReadHelper} (their start-up
+   * then overlaps the caller's listing): used as far as the paths call for
+   * helpers (more are started when they call for more), all closed in the end.
    */
-  helper?: ReadHelper;
+  helpers?: readonly ReadHelper[];
+  /** The cores helper threads are planned for (default: `navigator.hardwareConcurrency`). */
+  cores?: number;
   /** Paths taken from the shared counter at once (default 64). */
   batch?: number;
 }
@@ -72,12 +76,46 @@ export interface ReadDocsResult {
    * not frozen or append-only link to it (empty otherwise).
    */
   inbound: Map<string, number>;
-  /** How many docs the helper thread read (0 without one, or when it failed). */
-  helperDocs: number;
+  /** How many docs each helper thread used read (0 for one that failed). */
+  helperDocs: number[];
 }
 
-/** Docs from which a helper thread pays for its start-up (about 50 ms). */
+/** Docs from which a helper thread pays for its start-up (about 50 ms), and for each more one. */
 export const PARALLEL_FROM = 2000;
+
+/**
+ * Helper threads at most: each holds its own index of the listing (~25 MB on
+ * 20,000 docs), and past four reading threads the scan's serial parts
+ * (listing, the pure pipeline, the artifact) dominate.
+ */
+export const MAX_HELPERS = 3;
+
+/**
+ * How many helper threads {@linkcode readDocs} uses for `docs` docs: one per
+ * `parallelFrom` docs, but no more than the other cores (at least one, which
+ * overlaps the reads' waits even on one core) and {@linkcode MAX_HELPERS}.
+ *
+ * @example
+ * ```ts
+ * import { helperThreads } from "./read_docs.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(helperThreads(1999, 2000, 8), 0);
+ * assert.equal(helperThreads(4000, 2000, 8), 2);
+ * assert.equal(helperThreads(20000, 2000, 8), 3);
+ * assert.equal(helperThreads(20000, 2000, 2), 1);
+ * assert.equal(helperThreads(20000, 2000, 1), 1);
+ * ```
+ */
+export function helperThreads(
+  docs: number,
+  parallelFrom: number = PARALLEL_FROM,
+  cores: number = navigator.hardwareConcurrency ?? 1,
+): number {
+  const cap = Math.max(1, Math.min(cores - 1, MAX_HELPERS));
+  // `parallelFrom` 0 (tests): as many as allowed, from the first doc.
+  return docs < parallelFrom ? 0 : Math.min(cap, Math.floor(docs / Math.max(parallelFrom, 1)));
+}
 
 /** Docs taken from the shared counter at once. */
 const _BATCH = 64;
@@ -121,10 +159,12 @@ export async function readDocs(
   const keepLinks = options.keepLinks ?? false;
   const batch = options.batch ?? _BATCH;
   const job = { root, paths, skipLstat, counter, batch, links, keepLinks };
-  let helper: Promise<_Helped | undefined> | undefined;
-  if (paths.length >= (options.parallelFrom ?? PARALLEL_FROM)) {
-    helper = _runHelper(options.helper ?? new ReadHelper(), job, results);
-  } else options.helper?.close();
+  const wanted = helperThreads(paths.length, options.parallelFrom, options.cores);
+  const started = options.helpers ?? [];
+  for (const helper of started.slice(wanted)) helper.close();
+  const helpers = started.slice(0, wanted);
+  while (helpers.length < wanted) helpers.push(new ReadHelper());
+  const helping = helpers.map((helper) => _runHelper(helper, job, results));
   const { regular, summarizer } = threadReader(job);
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
@@ -137,13 +177,15 @@ export async function readDocs(
       // Take the helper's results delivered so far (unpacking them is work this thread does
       // anyway), instead of all of them after the loop. Only a timer turn delivers a worker's
       // messages, and it sleeps for the timer's resolution (~2 ms): rarely, then.
-      if (helper) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (helpers.length > 0) await new Promise((resolve) => setTimeout(resolve, 0));
       lastTurn = performance.now();
     }
   }
   options.onProgress?.(paths.length, paths.length);
-  const helped = await helper;
-  if (helped) {
+  const helperDocs: number[] = [];
+  for (const helped of await Promise.all(helping)) {
+    helperDocs.push(helped?.docs ?? 0);
+    if (helped === undefined) continue;
     for (const [path, count] of helped.inbound) {
       inbound.set(path, (inbound.get(path) ?? 0) + count);
     }
@@ -151,7 +193,7 @@ export async function readDocs(
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
   for (let i = 0; i < paths.length; i++) {
-    // A batch the helper took but never returned (it failed) is read here.
+    // A batch a helper took but never returned (it failed) is read here.
     if (results[i] === undefined) {
       await readAnalysedBatch(root, paths, i, i + 1, regular, summarizer, results, 0);
     }
@@ -159,7 +201,7 @@ export async function readDocs(
     if (typeof result !== "string") reads.set(paths[i], result);
     else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
   }
-  return { reads, warnings, inbound, helperDocs: helped?.docs ?? 0 };
+  return { reads, warnings, inbound, helperDocs };
 }
 
 /**
@@ -341,7 +383,7 @@ export interface HelperJob {
  * const root = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
  * const helper = new ReadHelper(); // starts loading now
- * const { reads } = await readDocs(root, ["a.md"], { helper, parallelFrom: 0 });
+ * const { reads } = await readDocs(root, ["a.md"], { helpers: [helper], parallelFrom: 0 });
  * assert.equal(reads.size, 1);
  * await Deno.remove(root, { recursive: true });
  * ```

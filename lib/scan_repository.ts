@@ -92,12 +92,13 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
     listCandidates(root, { git: false, excludedDirs: config.excluded_dirs });
   listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const agesPromise: Promise<GitAges | undefined> = facts?.ages ?? Promise.resolve(undefined);
-  // A large index promises many docs: the helper thread loads while git lists.
-  const helper = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? new ReadHelper() : undefined;
+  // A large index promises many docs: one helper thread loads while git lists (more, where the
+  // cores allow, are started once the docs are known to be many: most files may not be docs).
+  const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    return await _scan(options, inGit, listingPromise, agesPromise, helper);
+    return await _scan(options, inGit, listingPromise, agesPromise, helpers);
   } finally {
-    helper?.close();
+    for (const helper of helpers) helper.close();
   }
 }
 
@@ -106,7 +107,7 @@ async function _scan(
   inGit: boolean,
   listingPromise: Promise<CandidateListing>,
   agesPromise: Promise<GitAges | undefined>,
-  helper: ReadHelper | undefined,
+  helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
   const { root, config } = options;
   const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
@@ -124,7 +125,7 @@ async function _scan(
     skipLstat: inGit,
     links: pathIndexSource(listing.files, listing.opaque),
     keepLinks: options.keepLinks,
-    helper,
+    helpers,
   });
   warnings.push(...unread);
   const git = await agesPromise;

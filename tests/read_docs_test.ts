@@ -37,21 +37,23 @@ Deno.test("readDocs reads and analyses every doc in path order and says why one 
   assert.deepEqual(first.analysis?.checkboxes, { done: 1, open: 0 });
 });
 
-/** Options that make readDocs share small batches with a helper thread that has already loaded. */
-async function loadedHelper() {
-  const helper = new ReadHelper();
-  assert.ok(await helper.ready, "the helper thread loads");
-  return { helper, parallelFrom: 0, batch: 4 };
+/** Options that make readDocs share small batches with helper threads that have already loaded. */
+async function loadedHelpers(count = 1) {
+  const helpers = Array.from({ length: count }, () => new ReadHelper());
+  for (const helper of helpers) assert.ok(await helper.ready, "the helper thread loads");
+  return { helpers, parallelFrom: 0, batch: 4, cores: count + 1 };
 }
+
+const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
 
 Deno.test("readDocs gives the same reads, in path order, with a helper thread as without", async () => {
   await using dir = await tempDir();
   const paths = await corpus(dir.path);
   for (const options of [{}, { skipLstat: true }]) {
     const alone = await readDocs(dir.path, paths, { ...options, parallelFrom: Infinity });
-    const helped = await readDocs(dir.path, paths, { ...options, ...await loadedHelper() });
-    assert.ok(helped.helperDocs > 0, "the helper thread read some of the docs");
-    assert.equal(alone.helperDocs, 0);
+    const helped = await readDocs(dir.path, paths, { ...options, ...await loadedHelpers() });
+    assert.ok(sum(helped.helperDocs) > 0, "the helper thread read some of the docs");
+    assert.deepEqual(alone.helperDocs, []);
     assert.deepEqual([...helped.reads.keys()], [...alone.reads.keys()]);
     assert.deepEqual(helped.reads, alone.reads);
     assert.deepEqual(helped.warnings, alone.warnings);
@@ -73,8 +75,8 @@ Deno.test("readDocs with the listing summarises, checks links and counts inbound
   }
   const links = { paths: listed, nonFiles: [], opaque: [] };
   const alone = await readDocs(dir.path, listed, { links, parallelFrom: Infinity });
-  const helped = await readDocs(dir.path, listed, { links, ...await loadedHelper() });
-  assert.ok(helped.helperDocs > 0, "the helper thread read some of the docs");
+  const helped = await readDocs(dir.path, listed, { links, ...await loadedHelpers() });
+  assert.ok(sum(helped.helperDocs) > 0, "the helper thread read some of the docs");
   assert.deepEqual(helped.reads, alone.reads);
   for (const { inbound } of [alone, helped]) {
     // Distinct linking docs; the frozen doc's link does not count.
@@ -94,6 +96,26 @@ Deno.test("readDocs with the listing summarises, checks links and counts inbound
     ],
     missing: [{ kind: "missing_path", line: 3, path: "src/m199.ts" }],
   });
+});
+
+Deno.test("readDocs shares the docs among three helper threads where the cores allow, with the same results", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path);
+  const many = [...paths, ...paths, ...paths];
+  const links = { paths: paths.slice(0, 300), nonFiles: [], opaque: [] };
+  const alone = await readDocs(dir.path, many, { links, parallelFrom: Infinity });
+  const helped = await readDocs(dir.path, many, { links, ...await loadedHelpers(3) });
+  assert.equal(helped.helperDocs.length, 3);
+  assert.ok(sum(helped.helperDocs) > 0, "the helper threads read some of the docs");
+  assert.deepEqual(helped.reads, alone.reads);
+  assert.deepEqual(helped.warnings, alone.warnings);
+  assert.deepEqual(new Map([...helped.inbound].sort()), new Map([...alone.inbound].sort()));
+  // Two helpers started ahead for one core are closed unused, and none is started.
+  const ahead = [new ReadHelper(), new ReadHelper()];
+  const one = await readDocs(dir.path, many, { links, helpers: ahead, parallelFrom: 0, cores: 1 });
+  assert.equal(one.helperDocs.length, 1);
+  assert.equal(ahead[1].worker, undefined, "the one not used is closed");
+  assert.deepEqual(one.reads, alone.reads);
 });
 
 Deno.test("readDocs progress with a helper thread never goes backwards or past the total", async () => {
@@ -221,11 +243,11 @@ Deno.test("readDocs in a fresh process loads the YAML parser only when a doc's f
     const loadedForPlain = loadedYaml() !== undefined;
     const helper = new ReadHelper();
     await helper.ready;
-    const all = await readDocs(Deno.cwd(), paths, { helper, parallelFrom: 0, batch: 4, skipLstat: true });
+    const all = await readDocs(Deno.cwd(), paths, { helpers: [helper], parallelFrom: 0, batch: 4, skipLstat: true });
     console.log(JSON.stringify({
       loadedForPlain,
       plain: plain.reads.size,
-      helperDocs: all.helperDocs,
+      helperDocs: all.helperDocs.reduce((a, b) => a + b, 0),
       statuses: [...all.reads].map(([path, r]) => [path, r.analysis?.status ?? null]),
       tags: all.reads.get("d0/doc-0.md")?.analysis?.frontmatter?.tags,
       warnings: all.warnings.length,
