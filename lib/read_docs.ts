@@ -76,7 +76,10 @@ export interface ReadDocsResult {
    * not frozen or append-only link to it (empty otherwise).
    */
   inbound: Map<string, number>;
-  /** How many docs each helper thread used read (0 for one that failed). */
+  /**
+   * How many docs each helper thread used read, in the order they were started (0 for one
+   * that failed or was given up); helpers closed unused are not listed.
+   */
   helperDocs: number[];
 }
 
@@ -84,9 +87,11 @@ export interface ReadDocsResult {
 export const PARALLEL_FROM = 2000;
 
 /**
- * Helper threads at most: each holds its own index of the listing (~25 MB on
- * 20,000 docs), and past four reading threads the scan's serial parts
- * (listing, the pure pipeline, the artifact) dominate.
+ * Helper threads at most: each costs ~15 MB (its own index of the listing, on
+ * 20,000 docs), and with four reading threads the scan's serial parts (the
+ * listing, the pure pipeline, the artifact: ~0.4 s on 20,000 docs) are
+ * already about half of it by estimate (not measured: the machine it was
+ * built on has two cores).
  */
 export const MAX_HELPERS = 3;
 
@@ -164,7 +169,11 @@ export async function readDocs(
   for (const helper of started.slice(wanted)) helper.close();
   const helpers = started.slice(0, wanted);
   while (helpers.length < wanted) helpers.push(new ReadHelper());
-  const helping = helpers.map((helper) => _runHelper(helper, job, results));
+  // One claim per helper: 0 until it takes up the job (1), or until this thread gives it up (2).
+  const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(helpers.length, 1)));
+  const helping = helpers.map((helper, slot) =>
+    _runHelper(helper, { ...job, claims, slot }, results)
+  );
   const { regular, summarizer } = threadReader(job);
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
@@ -174,7 +183,7 @@ export async function readDocs(
     await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
-      // Take the helper's results delivered so far (unpacking them is work this thread does
+      // Take the helpers' results delivered so far (unpacking them is work this thread does
       // anyway), instead of all of them after the loop. Only a timer turn delivers a worker's
       // messages, and it sleeps for the timer's resolution (~2 ms): rarely, then.
       if (helpers.length > 0) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -182,6 +191,11 @@ export async function readDocs(
     }
   }
   options.onProgress?.(paths.length, paths.length);
+  // Every batch is taken: a helper that has not taken up the job (still loading, or stuck) has
+  // nothing to read; it is closed rather than waited for.
+  for (const [slot, helper] of helpers.entries()) {
+    if (Atomics.compareExchange(claims, slot, 0, 2) === 0) helper.close();
+  }
   const helperDocs: number[] = [];
   for (const helped of await Promise.all(helping)) {
     helperDocs.push(helped?.docs ?? 0);
@@ -346,13 +360,17 @@ export function threadReader(
   };
 }
 
-/** A message from the helper: loaded, one batch's results, or the end with its inbound link counts. */
+/**
+ * A message from a helper: loaded, one batch's results, the end with its inbound link counts,
+ * or its failure (after the results of every batch it finished).
+ */
 export type HelperMessage =
   | { ready: true }
   | { start: number; results: (FileRead | string)[] }
-  | { done: true; inbound: Map<string, number> };
+  | { done: true; inbound: Map<string, number> }
+  | { failed: string };
 
-/** What the helper is started with. */
+/** What each helper is started with. */
 export interface HelperJob {
   /** Absolute project root. */
   root: string;
@@ -368,6 +386,10 @@ export interface HelperJob {
   links: PathIndexSource | undefined;
   /** Keep each doc's links in its summary. */
   keepLinks: boolean;
+  /** Each helper's claim on the job: 0 not yet, 1 taken up by the helper, 2 given up by `readDocs`. */
+  claims: Int32Array;
+  /** This helper's index into `claims`. */
+  slot: number;
 }
 
 /**
@@ -390,13 +412,20 @@ export interface HelperJob {
  */
 export class ReadHelper {
   #worker: Worker | undefined;
-  /** Settles `true` once the thread has loaded, `false` when it cannot. */
+  #onClosed: () => void = () => {};
+  /**
+   * Settles `true` once the thread has loaded, `false` when it cannot; left unsettled when
+   * `readDocs` takes the thread over before it has loaded.
+   */
   readonly ready: Promise<boolean>;
+  /** Settles when the helper is closed, by anyone (`readDocs` then stops waiting for it). */
+  readonly closed: Promise<void>;
 
   /** Starts the thread; where Workers are unavailable, the helper does nothing. */
   constructor() {
     let loaded: (value: boolean) => void = () => {};
     this.ready = new Promise((resolve) => loaded = resolve);
+    this.closed = new Promise((resolve) => this.#onClosed = resolve);
     try {
       this.#worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), {
         type: "module",
@@ -423,6 +452,7 @@ export class ReadHelper {
   close(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
+    this.#onClosed();
   }
 }
 
@@ -433,11 +463,11 @@ interface _Helped {
 }
 
 /**
- * Runs the helper thread on the shared counter. Resolves with its inbound
+ * Runs one helper thread on the shared counter. Resolves with its inbound
  * link counts when it has returned every batch it took; when it fails (to
- * start, or midway), with `undefined` after clearing every result it gave, so
- * that this thread reads and counts them all again. Never rejects; closes the
- * helper.
+ * start, or midway), is closed by anyone or is given up, with `undefined` after
+ * clearing every result it gave, so that this thread reads and counts them all
+ * again. Never rejects; closes the helper.
  */
 function _runHelper(
   helper: ReadHelper,
@@ -461,7 +491,8 @@ function _runHelper(
     };
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
-      if ("ready" in message) return;
+      if (settled || "ready" in message) return;
+      if ("failed" in message) return finish();
       if ("done" in message) return finish(message.inbound);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
@@ -473,6 +504,8 @@ function _runHelper(
       finish();
     };
     worker.onmessageerror = () => finish();
+    // Closed from outside (or given up): no event would ever come.
+    helper.closed.then(() => finish());
     worker.postMessage(job);
   });
 }

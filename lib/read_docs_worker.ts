@@ -1,8 +1,9 @@
 /**
- * The helper thread of `readDocs` (`read_docs.ts`): says it is loaded, then takes
- * batches of paths from the shared counter, reads, analyses and (given the
- * listing) summarises them, posts each batch's results back, and ends with its
- * inbound link counts. Started by `read_docs.ts`; not a module to import.
+ * A helper thread of `readDocs` (`read_docs.ts`; up to `MAX_HELPERS` run at
+ * once): says it is loaded, then takes batches of paths from the shared
+ * counter, reads, analyses and (given the listing) summarises them, posts each
+ * batch's results back, and ends with its inbound link counts, or says it
+ * failed. Started by `read_docs.ts`; not a module to import.
  *
  * @module
  */
@@ -21,16 +22,23 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = async (event) => {
-  const { root, paths, counter, batch } = event.data;
-  const { regular, summarizer } = threadReader(event.data);
-  for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
-    const end = Math.min(start + batch, paths.length);
-    const results: (FileRead | string)[] = [];
-    await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
-    scope.postMessage({ start, results });
-    start = Atomics.add(counter, 0, batch);
+  const { root, paths, counter, batch, claims, slot } = event.data;
+  // Given up by readDocs (it read every batch before this thread came up): nothing to do.
+  if (Atomics.compareExchange(claims, slot, 0, 1) !== 0) return;
+  try {
+    const { regular, summarizer } = threadReader(event.data);
+    for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
+      const end = Math.min(start + batch, paths.length);
+      const results: (FileRead | string)[] = [];
+      await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
+      scope.postMessage({ start, results });
+      start = Atomics.add(counter, 0, batch);
+    }
+    scope.postMessage({ done: true, inbound: summarizer?.inbound ?? new Map() });
+  } catch (err) {
+    // Said, not thrown: Deno prints a worker's uncaught error to stderr whatever its parent does.
+    scope.postMessage({ failed: err instanceof Error ? err.message : String(err) });
   }
-  scope.postMessage({ done: true, inbound: summarizer?.inbound ?? new Map() });
 };
 
 // Loaded: the caller may wait for this (ReadHelper.ready) before handing out work.

@@ -150,6 +150,7 @@ Deno.test("the helper thread loads, reads and checks links under scan.ts's exact
     };
     worker.postMessage({ root: Deno.cwd(), paths: ["a.md", "gone.md"], skipLstat: true,
       counter: new Int32Array(new SharedArrayBuffer(4)), batch: 64,
+      claims: new Int32Array(new SharedArrayBuffer(4)), slot: 0,
       links: { paths: ["a.md", "c.md"], nonFiles: [], opaque: [] }, keepLinks: false });
   `;
   await Deno.writeTextFile(join(dir.path, "start.ts"), script);
@@ -269,4 +270,62 @@ Deno.test("readDocs in a fresh process loads the YAML parser only when a doc's f
   for (let i = 0; i < 300; i++) assert.equal(statuses.get(`d${i % 7}/doc-${i}.md`), `s${i}`);
   assert.deepEqual(got.tags, ["a", "b"]);
   assert.equal(got.warnings, 1); // only the undecodable name
+});
+
+Deno.test("readDocs reads again what a helper closed midway gave, and counts its inbound links once", async () => {
+  await using dir = await tempDir();
+  const paths = await corpus(dir.path);
+  const many = [...paths, ...paths, ...paths];
+  const links = { paths: paths.slice(0, 300), nonFiles: [], opaque: [] };
+  const alone = await readDocs(dir.path, many, { links, parallelFrom: Infinity });
+  for (const delay of [0, 1, 5, 20]) {
+    const options = await loadedHelpers(3);
+    options.batch = 1;
+    const timer = setTimeout(() => options.helpers[1].close(), delay);
+    const helped = await readDocs(dir.path, many, { links, ...options });
+    clearTimeout(timer);
+    assert.deepEqual(helped.reads, alone.reads);
+    assert.deepEqual(helped.warnings, alone.warnings);
+    assert.deepEqual(new Map([...helped.inbound].sort()), new Map([...alone.inbound].sort()));
+  }
+});
+
+Deno.test("readDocs gives up a helper that has not come up once every doc is read", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n");
+  // A thread that never takes up the job nor says anything (as one stuck loading would).
+  const stuck = new Worker("data:text/javascript,setInterval(() => {}, 60000);", {
+    type: "module",
+  });
+  let closed = () => {};
+  const helper = {
+    worker: stuck as Worker | undefined,
+    ready: new Promise<boolean>(() => {}),
+    closed: new Promise<void>((resolve) => closed = resolve),
+    close() {
+      stuck.terminate();
+      this.worker = undefined;
+      closed();
+    },
+  };
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    watchdog = setTimeout(() => reject(new Error("readDocs waited for the stuck helper")), 20_000);
+  });
+  try {
+    const { reads, helperDocs } = await Promise.race([
+      readDocs(dir.path, ["a.md"], {
+        helpers: [helper as unknown as ReadHelper],
+        parallelFrom: 0,
+        cores: 2,
+      }),
+      hung,
+    ]);
+    assert.equal(reads.size, 1);
+    assert.deepEqual(helperDocs, [0]);
+    assert.equal(helper.worker, undefined, "given up and closed");
+  } finally {
+    clearTimeout(watchdog);
+    helper.close();
+  }
 });
