@@ -102,9 +102,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       ? renderScanText(artifact, { written, warnings, color: ctx.color })
       : "",
     // Text output lists the warnings itself; JSON consumers get them on stderr.
-    stderr: ctx.format === "json" && warnings.length > 0
-      ? warnings.map((w) => `warning: ${w}`).join(`\ndochygiene scan: `)
-      : undefined,
+    stderr: ctx.format === "json" ? warnings.map((w) => `warning: ${w}`) : undefined,
   };
 }
 

@@ -45,8 +45,11 @@ export interface SeamResult {
   text: string;
   /** Exit code (default 0). */
   exitCode?: number;
-  /** A one-line verdict for stderr, printed as `dochygiene <seam>: <line>` (e.g. why exit 1). */
-  stderr?: string;
+  /**
+   * For stderr: a one-line verdict (e.g. why exit 1), or several lines (e.g.
+   * warnings), each printed as `dochygiene <seam>: <line>`.
+   */
+  stderr?: string | string[];
 }
 
 /** Description of a seam's command line. */
@@ -147,7 +150,9 @@ export async function runSeam(
           : JSON.stringify(result.json, null, 2) + "\n"
         : result.text.trimEnd() + "\n",
     );
-    if (result.stderr) io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(result.stderr)}\n`);
+    for (const line of [result.stderr ?? []].flat()) {
+      if (line) io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(line)}\n`);
+    }
     return result.exitCode ?? 0;
   } catch (err) {
     const failure = toFailure(err);
