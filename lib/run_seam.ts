@@ -227,5 +227,10 @@ function _write(stream: "stdout" | "stderr", text: string): void {
   const bytes = new TextEncoder().encode(text);
   const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
   let written = 0;
-  while (written < bytes.length) written += target.writeSync(bytes.subarray(written));
+  try {
+    while (written < bytes.length) written += target.writeSync(bytes.subarray(written));
+  } catch (err) {
+    // The reader left (`| head`, `| true`): the job is done all the same; the rest is dropped.
+    if (!(err instanceof Deno.errors.BrokenPipe)) throw err;
+  }
 }

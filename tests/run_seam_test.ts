@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { runSeam, type SeamContext, type SeamResult, toFailure } from "../lib/run_seam.ts";
 import { VERSION } from "../lib/version.ts";
-import { tempDir, tempRepo } from "./_helpers.ts";
+import { join } from "node:path";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { DENO, PACKAGE_DIR, runCommand, tempDir, tempRepo } from "./_helpers.ts";
 
 const SPEC = {
   name: "demo",
@@ -172,4 +174,22 @@ Deno.test("toFailure maps permission errors to NO_PERMISSION with the fix", () =
   const same = new DochygieneError("X", "y", 2);
   assert.equal(toFailure(same), same);
   assert.equal(toFailure("plain").code, "INTERNAL");
+});
+
+Deno.test("a reader that leaves early (`| true`) costs no stack trace: the job's exit code stands", async () => {
+  await using repo = await tempRepo();
+  const seam = [
+    DENO,
+    "run",
+    "--quiet",
+    `--config=${join(PACKAGE_DIR, "deno.json")}`,
+    ...PERMISSION_FLAGS.state,
+    join(PACKAGE_DIR, "state.ts"),
+  ].map((word) => `'${word}'`).join(" ");
+  // `true` exits before Deno has started, so the seam's first write meets a closed pipe.
+  const script = `${seam} mark-checked | true; echo "exit=\${PIPESTATUS[0]}" >&2`;
+  const out = await runCommand("bash", ["-c", script], { cwd: repo.path, env: { CI: "" } });
+  assert.equal(out.stderr, "exit=0\n");
+  const state = JSON.parse(await Deno.readTextFile(join(repo.path, ".dochygiene/state.json")));
+  assert.match(state.last_check, /^\d{4}-\d\d-\d\dT/);
 });
