@@ -258,8 +258,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const existing = rules.some((r) => r.served_when_path !== undefined)
     ? existingPaths(input.files.map((f) => f.path))
     : undefined;
-  // Linked doc → its headings, when fragments are checked against them.
-  const headings = new Map<string, ReadonlySet<string> | undefined>();
+  // Linked doc → its headings, or `null` when fragments into it are not checked.
+  const headings = new Map<string, ReadonlySet<string> | null>();
   const signals: Record<string, Signal[]> = {};
   const isoOf = new Map<number, string>();
   for (const { path, tracked, read, doc } of shortlisted) {
@@ -282,7 +282,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) list.push(..._linkFindings(path, doc, analysed, headings));
+    if (doc) _linkFindings(list, path, doc, analysed, headings);
     signals[path] = list;
   }
 
@@ -329,11 +329,15 @@ function _isSorted(files: readonly ListedFile[]): boolean {
 /** Scope, then dir-prune, then ignore: the pipeline's name-only steps. */
 function _stager(config: Config, ignored: (path: string) => boolean): (path: string) => _Stage {
   const inScope = globMatcher(config.scope_globs);
-  const dirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
+  // Excluded names by length: a directory name is compared in place, not sliced out and hashed.
+  const dirs: string[][] = [];
+  for (const dir of [...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]) {
+    (dirs[dir.length] ??= []).push(dir);
+  }
   return (path) => {
     if (!inScope(path)) return "out";
     for (let start = 0, end = path.indexOf("/"); end >= 0; end = path.indexOf("/", start)) {
-      if (dirs.has(path.slice(start, end))) return "dir";
+      for (const dir of dirs[end - start] ?? []) if (path.startsWith(dir, start)) return "dir";
       start = end + 1;
     }
     if (ignored(path)) return "ignore";
@@ -344,39 +348,47 @@ function _stager(config: Config, ignored: (path: string) => boolean): (path: str
 /** Docs GitHub renders as Markdown, whose headings are link fragments. */
 const _RENDERED = /\.(md|markdown)$/i;
 
+/**
+ * Appends a doc's link signals to `list`: broken links, broken anchors and
+ * missing paths, each kind by line. One by one: no arrays in between, and a
+ * spread call overflows the stack on a doc with ~100,000 findings.
+ */
 function _linkFindings(
+  list: Signal[],
   path: string,
   doc: DocSummary,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
-  headings: Map<string, ReadonlySet<string> | undefined>,
-): Signal[] {
+  headings: Map<string, ReadonlySet<string> | null>,
+): void {
   const { broken, fragments, missing } = doc.linkFacts;
-  const anchors: Signal[] = [];
+  for (const signal of broken) list.push(signal);
+  const anchorsFrom = list.length;
   for (const ref of fragments) {
-    let known: ReadonlySet<string> | undefined = doc.anchors;
+    // A fragment into the doc itself is listed only when the doc lacks it (see checkDocLinks).
     if (ref.path !== path) {
-      if (headings.has(ref.path)) known = headings.get(ref.path);
-      else headings.set(ref.path, known = _headings(ref.path, analysed));
+      let known = headings.get(ref.path);
+      if (known === undefined) headings.set(ref.path, known = _headings(ref.path, analysed));
+      if (known === null || hasAnchor(known, ref.fragment)) continue;
     }
-    if (known !== undefined && !hasAnchor(known, ref.fragment)) {
-      anchors.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
-    }
+    list.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
   }
-  if (anchors.length === 0) return missing.length === 0 ? broken : [...broken, ...missing];
   // Fragments are in document order; anchors are listed by line like the rest.
-  anchors.sort((a, b) => (a as { line: number }).line - (b as { line: number }).line);
-  return [...broken, ...anchors, ...missing];
+  if (list.length - anchorsFrom > 1) {
+    const anchors = list.splice(anchorsFrom) as Extract<Signal, { kind: "broken_anchor" }>[];
+    for (const signal of anchors.sort((a, b) => a.line - b.line)) list.push(signal);
+  }
+  for (const signal of missing) list.push(signal);
 }
 
-/** Headings of a rendered, fully analysed doc (fragments are checked against them), else `undefined`. */
+/** Headings of a rendered, fully analysed doc (fragments are checked against them), else `null`. */
 function _headings(
   target: string,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
-): ReadonlySet<string> | undefined {
+): ReadonlySet<string> | null {
   const other = analysed.get(target);
   return other !== undefined && !other.read.truncated && _RENDERED.test(target)
     ? other.doc.anchors
-    : undefined;
+    : null;
 }
 
 /** The index of the listing, with the input's on-disk fallback. */

@@ -4,6 +4,7 @@ import { defaultConfig } from "../lib/load_config.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { ignoreMatcher } from "../lib/ignore_matcher.ts";
 import { contentFingerprint } from "../lib/content_fingerprint.ts";
+import type { DocSummary } from "../lib/summarize_doc.ts";
 import {
   type FileRead,
   scanDocs,
@@ -95,6 +96,31 @@ Deno.test("selectReads: dir-pruned, ignored, out-of-scope files, symlinks and su
     { path: "x.txt", tracked: true, type: "file" },
   ];
   assert.deepEqual(selectReads(files, defaultConfig(), ignoreMatcher("skip/\n")), ["a.md"]);
+});
+
+Deno.test("dir-prune: a whole directory name at any depth, not a name that only starts or ends like one", () => {
+  const config = { ...defaultConfig(), excluded_dirs: ["out", "gen"] };
+  const paths = [
+    "out/a.md",
+    "x/gen/b.md",
+    "x/y/.git/c.md",
+    ".dochygiene/d.md",
+    "outx/e.md",
+    "xout/f.md",
+    "x/gener/g.md",
+    "x/ge/h.md",
+    "x/out.md",
+    "build/i.md", // excluded by default only
+  ];
+  const files = paths.map((path) => ({ path, tracked: true, type: "file" as const }));
+  assert.deepEqual(selectReads(files, config, () => false), [
+    "outx/e.md",
+    "xout/f.md",
+    "x/gener/g.md",
+    "x/ge/h.md",
+    "x/out.md",
+    "build/i.md",
+  ]);
 });
 
 Deno.test("a file that could not be read is not a candidate (it cannot be proven not frozen)", () => {
@@ -213,6 +239,45 @@ Deno.test("broken_anchor: a truncated (over the parse limit) target's fragments 
     "big.md": text("# Early\n", { truncated: true, bytes: 10_000_000 }),
   }));
   assert.deepEqual(of(artifact.signals["a.md"], "broken_anchor"), []);
+});
+
+Deno.test("link signals: a doc with hundreds of thousands of findings lists them all, each kind by line", () => {
+  const n = 200_000; // more than a call takes as arguments
+  const summary: DocSummary = {
+    hygiene: undefined,
+    appendOnly: false,
+    status: undefined,
+    checkboxes: undefined,
+    anchors: new Set(),
+    linkFacts: {
+      broken: Array.from({ length: n }, (_, i) => ({
+        kind: "broken_link" as const,
+        line: i + 1,
+        target: "x.md",
+        hint: null,
+      })),
+      // Own fragments (all broken), in reverse line order: they are listed by line.
+      fragments: Array.from({ length: n }, (_, i) => ({
+        line: n - i,
+        target: "#x",
+        path: "a.md",
+        fragment: "x",
+      })),
+      missing: Array.from({ length: n }, (_, i) => ({
+        kind: "missing_path" as const,
+        line: i + 1,
+        path: "x.ts",
+      })),
+    },
+  };
+  const artifact = scanDocs(input({ "a.md": text("", { summary }) }));
+  const signals = artifact.signals["a.md"].filter((s) => "line" in s);
+  assert.equal(signals.length, 3 * n);
+  const kinds = ["broken_link", "broken_anchor", "missing_path"];
+  for (const [k, kind] of kinds.entries()) {
+    const part = signals.slice(k * n, (k + 1) * n);
+    assert.ok(part.every((s, i) => s.kind === kind && s.line === i + 1), kind);
+  }
 });
 
 Deno.test("missing_path: inline-code paths that exist neither from the root nor from the doc's directory", () => {
