@@ -10,6 +10,7 @@ import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
+import { shallowBoundary } from "./read_git_ages.ts";
 import type { Rule } from "./load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
 import { runGit } from "./run_git.ts";
@@ -21,6 +22,8 @@ export interface CollectOptions {
   /**
    * Why a file must never be deleted (excluded directory, `.dochygiene-ignore`,
    * frozen, append-only), or `undefined`. A unit holding such a file is kept.
+   * Asked only about the files of units that a `temporary` or
+   * `delete-once-served` rule governs, each once.
    */
   protect: (path: string) => string | undefined;
   /**
@@ -50,7 +53,8 @@ export interface UnitCollection {
 /**
  * Lists the repository once (`git ls-files` for tracked and untracked files,
  * `git status --porcelain=v1 -z` for uncommitted changes, one
- * `git log --first-parent` pass for ages), groups the files into units by
+ * `git log --first-parent` pass for ages, and in a shallow clone one more over
+ * its commits that have a parent), groups the files into units by
  * their governing rule and attaches each unit's facts:
  *
  * - tracked: any file of it is in git's index; dirty: any path under it has
@@ -59,7 +63,12 @@ export interface UnitCollection {
  * - age: the newest first-parent commit that touched anything under it
  *   (deleted paths included); a tracked unit never committed and an untracked
  *   file: its mtime; an untracked directory: one `stat` of the directory
- *   itself, never a walk;
+ *   itself, never a walk. In a shallow clone, a unit that no commit after the
+ *   one its history starts at touched is marked `shallow_age`: that commit
+ *   lists every file, so its real age is unknown;
+ * - changed_ms (units of a `served_when` rule with uncommitted changes only):
+ *   the newest mtime of its changed files, so that a judgment made before
+ *   them is not used;
  * - blocked: a directory unit holding a protected file, a file governed by
  *   another rule or unit, a submodule or nested repository, or a name that is
  *   not valid UTF-8 is never deletable, and says why.
@@ -92,11 +101,17 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
   ]);
   const changed = parseStatus(status.stdout);
   const warnings = [...listing.warnings, ...history.warnings];
+  // In a shallow clone, the ages that are only where its history is cut.
+  const undated = history.shallow ? await shallowBoundary(root, history.ages) : new Set<string>();
 
   type Draft = {
     facts: UnitFacts;
     files: string[];
     tracked: number;
+    /** Touched by a commit after a shallow clone's cut (or the clone is not shallow). */
+    dated: boolean;
+    /** Its uncommitted changes, kept for `served_when` units only (their mtimes are read). */
+    changed: string[];
   };
   const drafts = new Map<string, Draft>();
   const dirUnits = new Set<string>();
@@ -120,6 +135,8 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
         },
         files: [],
         tracked: 0,
+        dated: false,
+        changed: [],
       };
       drafts.set(gov.unit, draft);
       if (kind === "dir") dirUnits.add(gov.unit);
@@ -143,10 +160,15 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
     }
     return out;
   };
+  // A keep unit is never deleted, whatever it holds: only deletable units are checked (protect
+  // may read the file).
+  const deletable = (unit: string) => drafts.get(unit)!.facts.rule.lifetime !== "keep";
   for (const file of listing.files) {
-    const why = options.protect(file.path);
     const own = governed.get(file.path);
-    for (const unit of new Set([...enclosing(file.path), ...(own ? [own] : [])])) {
+    const units = new Set([...enclosing(file.path), ...(own ? [own] : [])].filter(deletable));
+    if (units.size === 0) continue;
+    const why = options.protect(file.path);
+    for (const unit of units) {
       if (why !== undefined) {
         block(
           unit,
@@ -174,24 +196,32 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
     const own = governed.get(path);
     for (const unit of new Set([...enclosing(path), ...(own ? [own] : [])])) {
       const draft = drafts.get(unit);
-      if (draft) draft.facts.dirty = true;
+      if (!draft) continue;
+      draft.facts.dirty = true;
+      if (draft.facts.rule.served_when !== undefined) draft.changed.push(path);
     }
   }
 
   for (const [path, seconds] of history.ages) {
     const ms = seconds * 1000;
+    const dated = !undated.has(path);
     for (const unit of new Set([...enclosing(path), path])) {
       const draft = drafts.get(unit);
-      if (draft && (draft.facts.age_ms === null || ms > draft.facts.age_ms)) {
-        draft.facts.age_ms = ms;
-      }
+      if (!draft) continue;
+      if (draft.facts.age_ms === null || ms > draft.facts.age_ms) draft.facts.age_ms = ms;
+      if (dated) draft.dated = true;
     }
   }
 
   await Promise.all([...drafts.values()].map(async (draft) => {
     const facts = draft.facts;
     facts.tracked = draft.tracked > 0;
-    if (facts.tracked && facts.age_ms !== null) return;
+    const changed = _newestMtime(root, draft.changed);
+    if (changed !== undefined) facts.changed_ms = changed;
+    if (facts.tracked && facts.age_ms !== null) {
+      if (!draft.dated) facts.shallow_age = true;
+      return;
+    }
     // Untracked (or never committed): the file's mtime, or ONE stat of the directory itself.
     facts.age_ms = null;
     facts.age_source = "mtime";
@@ -212,6 +242,20 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
     head: history.head,
     warnings,
   };
+}
+
+/** The newest mtime of `paths` (root-relative); paths gone since git listed them count for nothing. */
+function _newestMtime(root: string, paths: readonly string[]): number | undefined {
+  let newest: number | undefined;
+  for (const path of paths) {
+    try {
+      const ms = Deno.lstatSync(join(root, path)).mtime?.getTime();
+      if (ms !== undefined && (newest === undefined || ms > newest)) newest = ms;
+    } catch {
+      // Deleted: nothing new in it to judge.
+    }
+  }
+  return newest;
 }
 
 /**

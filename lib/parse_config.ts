@@ -13,7 +13,7 @@ import {
   type Lifetime,
   type Rule,
 } from "./load_config.ts";
-import { globProblem, loadGlobEngine } from "./glob_matcher.ts";
+import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
 import { parseYaml, YamlError } from "./parse_yaml.ts";
 
 // Config globs are validated, then matched, with the glob engine.
@@ -30,6 +30,25 @@ const _RULE_KEYS = [
   "extract",
 ];
 const _LIFETIMES: Lifetime[] = ["keep", "temporary", "delete-once-served"];
+
+/**
+ * Names no rule means, top-level and one level down (plain, upper case, digit
+ * first, dot file, non-ASCII, a doc): a deleting rule that matches one matches
+ * arbitrary names, however it is spelled (`*`, `?*`, `[a-z]*`, `{a,**}`,
+ * `!(x)`, `*.*`, `*.md`, `*\/*`, …).
+ */
+const _ARBITRARY_NAMES = [
+  "q7zx",
+  "Q7ZX",
+  "7qzx",
+  ".q7zx",
+  "ü7zx-Ω",
+  "q7zx.md",
+  "q7zx.mdx",
+  "q7zx.markdown",
+  "q7zx/q7zx",
+  "q7zx/q7zx.md",
+];
 
 /**
  * Validates config text (YAML) and applies defaults.
@@ -157,10 +176,14 @@ function _rule(raw: unknown, at: string): Rule {
       rule.served_when = raw.served_when;
     }
   }
-  if (lifetime !== "keep" && /^[*/]+$/.test(rule.match)) {
-    throw invalidConfig(
-      `${at}.match: "${rule.match}" would cover the whole repository; a ${lifetime} rule must name a narrower pattern (e.g. "autoresearch/*/")`,
-    );
+  if (lifetime !== "keep") {
+    const matches = globMatcher([rule.match]);
+    const name = _ARBITRARY_NAMES.find((n) => matches(n));
+    if (name !== undefined) {
+      throw invalidConfig(
+        `${at}.match: "${rule.match}" would cover the whole repository (it matches arbitrary names such as "${name}"); a ${lifetime} rule must be anchored to a directory (e.g. "autoresearch/*/")`,
+      );
+    }
   }
   return rule;
 }

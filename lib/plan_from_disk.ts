@@ -6,14 +6,19 @@
  * @module
  */
 
+import { analyzeDoc } from "./analyze_doc.ts";
 import type { Clock } from "./clock.ts";
 import { collectUnits, type UnitCollection } from "./collect_units.ts";
+import { globMatcher } from "./glob_matcher.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
 import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
+import { loadYaml } from "./load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
+import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./read_git_facts.ts";
 import { scanRepository } from "./scan_repository.ts";
+import { contentExclusion } from "./summarize_doc.ts";
 
 /** Options of {@linkcode planFromDisk}. */
 export interface PlanFromDiskOptions {
@@ -40,7 +45,10 @@ export interface PlanFromDiskOptions {
  * listing, status and history) and plans. Protected: `.dochygiene.yml` and
  * `.dochygiene-ignore` themselves, any path with a component in
  * `excluded_dirs` (`.git`, `.dochygiene` always), matched by
- * `.dochygiene-ignore`, or a frozen or append-only doc.
+ * `.dochygiene-ignore`, or a frozen or append-only doc — whatever
+ * `scope_globs` says: a file of a deletable unit that is in scope or is
+ * Markdown (`.md`, `.mdx`, `.markdown`, any case) and that the scan did not
+ * analyse is read and checked here, and one that cannot be read is protected.
  *
  * @example
  * ```ts
@@ -71,15 +79,22 @@ export async function planFromDisk(
   ]);
   const excludedDirs = new Set([...ALWAYS_EXCLUDED_DIRS, ...config.excluded_dirs]);
   const excluded = new Map(scan.artifact.excluded.map((e) => [e.path, e.reason]));
+  const analysed = new Set(scan.artifact.shortlist);
+  const inScope = globMatcher(config.scope_globs);
+  // Frontmatter beyond flat lines needs the full parser (a rulebook has loaded it already).
+  await loadYaml();
   const protect = (path: string): string | undefined => {
     if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
     const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
     if (dir !== undefined) return `excluded dir ${dir}`;
     if (ignored(path)) return ".dochygiene-ignore";
-    const reason = excluded.get(path);
+    const reason = excluded.get(path) ??
+      (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))
+        ? undefined
+        : _contentExclusion(root, path));
     if (reason === "frozen") return "frozen";
     if (reason === "append_only") return "append-only";
-    return undefined;
+    return reason;
   };
   const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
   const plan = planPrune({
@@ -94,4 +109,25 @@ export async function planFromDisk(
   });
   plan.warnings.push(...collection.warnings);
   return { plan, collection, links: scan.links ?? new Map() };
+}
+
+/** Markdown by its extension: a doc to the scanner under the default scope. */
+const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
+
+/**
+ * Reads one doc the scan did not analyse and says whether it is frozen or
+ * append-only as the scanner would (see `contentExclusion`); a doc that cannot
+ * be read or analysed may be either: it is protected, saying why.
+ */
+function _contentExclusion(root: string, path: string): string | undefined {
+  const read = readDocSync(root, path);
+  if (read === "") return undefined; // not a regular file (a symlink), or gone: no doc
+  const unchecked = "not checked for frozen/append-only";
+  if (typeof read === "string") return `${unchecked}: ${read}`;
+  if (read.kind !== "text") return undefined;
+  try {
+    return contentExclusion(analyzeDoc(read.text, path));
+  } catch (err) {
+    return `${unchecked}: could not be analysed (${err instanceof Error ? err.message : err})`;
+  }
 }

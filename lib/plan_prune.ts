@@ -43,6 +43,18 @@ export interface UnitFacts {
   age_source: "git" | "mtime";
   /** Why this unit can never be deleted (a protected or otherwise-governed file inside, a submodule, …). */
   blocked?: string;
+  /**
+   * Its git age is only where a shallow clone's history is cut (no later
+   * commit touched it): its real last change may be older. Ranked after every
+   * unit with a real age and never deleted by age.
+   */
+  shallow_age?: boolean;
+  /**
+   * Epoch milliseconds of its newest uncommitted change (the newest mtime of
+   * its changed files; `served_when` units only): a judgment made before it
+   * did not see that content.
+   */
+  changed_ms?: number;
 }
 
 /** A `served_when` judgment from the check skill's report (one entry). */
@@ -211,6 +223,7 @@ export function planPrune(input: PlanInput): Plan {
     plan.kept.push({ path: u.path, rule: u.rule.match, reason });
 
   const temporary = new Map<Rule, UnitFacts[]>();
+  let shallow = 0;
   for (const unit of input.units) {
     if (unit.rule.lifetime === "keep") {
       keep(unit, "lifetime: keep");
@@ -227,7 +240,9 @@ export function planPrune(input: PlanInput): Plan {
 
   for (const [rule, group] of temporary) {
     // Newest first, ties by path; units of unknown age rank as newest (never deleted on a guess).
+    // A unit untouched since a shallow clone's cut is older than every unit touched after it.
     const ranked = [...group].sort((a, b) =>
+      Number(a.shallow_age ?? false) - Number(b.shallow_age ?? false) ||
       (b.age_ms ?? Infinity) - (a.age_ms ?? Infinity) || byCodePoint(a.path, b.path)
     );
     ranked.forEach((unit, i) => {
@@ -239,6 +254,13 @@ export function planPrune(input: PlanInput): Plan {
         }); kept — check the system clock and the commit dates`;
         plan.warnings.push(warning);
         return keep(unit, `${rank}, dated in the future (${new Date(unit.age_ms).toISOString()})`);
+      }
+      if (unit.shallow_age) {
+        shallow++;
+        return keep(
+          unit,
+          `age unknown: unchanged since this shallow clone's history starts; run git fetch --unshallow`,
+        );
       }
       if (i < rule.retain_recent) return keep(unit, `retain_recent: ${rank}`);
       const days = _ageText(nowMs - unit.age_ms, rule.max_age_days);
@@ -257,6 +279,11 @@ export function planPrune(input: PlanInput): Plan {
     });
   }
 
+  if (shallow > 0) {
+    plan.warnings.push(
+      `shallow clone: ${shallow} unit(s) unchanged since the clone's history starts have an unknown age and are kept; run git fetch --unshallow to date them`,
+    );
+  }
   const known = new Set(plan.candidates.map((c) => c.path));
   for (const path of [...input.confirm, ...input.extracted]) {
     if (!known.has(path) && !known.has(`${path}/`)) {
@@ -311,13 +338,15 @@ function _served(
     return keep(unit, `served_when not met: the report says ${judgment.op_type}`);
   }
   const judgedMs = judgment.judged_at === undefined ? NaN : Date.parse(judgment.judged_at);
-  if (unit.age_ms !== null && judgedMs < unit.age_ms) {
+  // Its last commit, or a newer uncommitted change.
+  const changedMs = Math.max(unit.age_ms ?? -Infinity, unit.changed_ms ?? -Infinity);
+  if (judgedMs < changedMs) {
     // The judgment was about other content: never delete on it.
     return keep(
       unit,
       `served_when: it changed after the report judged it (${judgment.judged_at} < ${
-        new Date(unit.age_ms).toISOString()
-      }); run the check again`,
+        new Date(changedMs).toISOString()
+      }${changedMs === unit.changed_ms ? ", uncommitted" : ""}); run the check again`,
     );
   }
   const why = judgment.rationale ? `: ${judgment.rationale}` : "";

@@ -1,6 +1,8 @@
 /**
  * Git facts for the scanner in one pass over history: the newest first-parent
- * commit time of every path, HEAD, and whether the clone is shallow.
+ * commit time of every path, HEAD, and whether the clone is shallow; and, for
+ * prune in a shallow clone, which of those ages are only where its history is
+ * cut.
  *
  * @module
  */
@@ -101,6 +103,49 @@ export async function readGitAges(root: string): Promise<GitAges> {
     ages,
     warnings,
   };
+}
+
+/**
+ * The paths of `ages` (a {@linkcode readGitAges} result) that only a
+ * parentless commit changed, from a second pass over the commits that have a
+ * parent. Meant for a shallow clone: the commit its history is cut at has no
+ * parent there, so `--root` lists every file in it, and those paths' ages are
+ * where the history starts, not their last change (which may be older). A
+ * real root commit counts too: its paths stay undated until
+ * `git fetch --unshallow` makes the clone whole. Shallow histories are short.
+ *
+ * @example
+ * ```ts
+ * import { readGitAges, shallowBoundary } from "./read_git_ages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) =>
+ *   new Deno.Command("git", { args, cwd: root, stdout: "null", env: {
+ *     GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t",
+ *     GIT_COMMITTER_EMAIL: "t@t",
+ *   } }).output();
+ * await git("init", "-q");
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * await Deno.writeTextFile(`${root}/b.md`, "# B\n");
+ * await git("add", ".");
+ * await git("-c", "commit.gpgsign=false", "commit", "-qm", "first");
+ * await Deno.writeTextFile(`${root}/b.md`, "# B, again\n");
+ * await git("-c", "commit.gpgsign=false", "commit", "-qam", "second");
+ * const { ages } = await readGitAges(root);
+ * assert.deepEqual([...await shallowBoundary(root, ages)], ["a.md"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function shallowBoundary(
+  root: string,
+  ages: ReadonlyMap<string, number>,
+): Promise<Set<string>> {
+  const rev = GIT_LOG_ARGS.indexOf("HEAD");
+  const args = [...GIT_LOG_ARGS.slice(0, rev), "--min-parents=1", ...GIT_LOG_ARGS.slice(rev)];
+  // A history read only in part leaves more paths here: never fewer than the truth.
+  const changed = parseGitLog((await runGit(root, args, { okCodes: [0, 128] })).stdout);
+  return new Set([...ages.keys()].filter((path) => !changed.has(path)));
 }
 
 /**

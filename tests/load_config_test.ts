@@ -234,6 +234,47 @@ for (const [name, text, pattern] of CASES) {
   });
 }
 
+Deno.test("a deleting rule is judged by what it matches: arbitrary names are refused however spelled, directory-anchored rules accepted", () => {
+  const spellings = [
+    "?*/",
+    "*?/",
+    "[a-z]*/",
+    "{a,**}/",
+    "*{,}/",
+    "@(*)/",
+    "!(zzz)/",
+    "{**,x}",
+    "?*",
+    "*.*",
+    "*.md",
+    "*/*",
+  ];
+  for (const match of spellings) {
+    for (const lifetime of ["lifetime: temporary", `${DOS}\n    served_when: x`]) {
+      const text =
+        `rules:\n  - match: keep/**\n    lifetime: keep\n  - match: "${match}"\n    ${lifetime}\n`;
+      assert.throws(
+        () => parseConfig(text),
+        invalid(
+          /^\.dochygiene\.yml: rules\[1\]\.match: ".+" would cover the whole repository \(it matches arbitrary names such as "[^"]+"\); a (temporary|delete-once-served) rule must be anchored to a directory \(e\.g\. "autoresearch\/\*\/"\)$/,
+        ),
+        match,
+      );
+    }
+  }
+  const { rules } = parseConfig(`
+rules:
+  - {match: "autoresearch/*/", lifetime: temporary}
+  - {match: "openspec/changes/*/", ${DOS}, served_when_path: "openspec/changes/archive/*-{name}/"}
+  - {match: "docs/superpowers/plans/*.md", ${DOS}, served_when: shipped, extract: true}
+  - {match: "**/runs/*/", lifetime: temporary}
+  - {match: "*.log", lifetime: temporary}
+  - {match: "docs/adr/**", lifetime: keep}
+  - {match: "**", lifetime: keep}
+`);
+  assert.equal(rules.length, 7);
+});
+
 Deno.test("a YAML alias bomb fails fast with INVALID_CONFIG", () => {
   assert.throws(() => parseConfig(aliasBomb()), invalid(/too many aliases/));
 });

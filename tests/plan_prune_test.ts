@@ -331,3 +331,47 @@ Deno.test("temporary: the reason shows fractional days when whole days would rea
   assert.equal(p.candidates[0].reason, "rank 4 of 4, 3.5 days old > 3");
   assert.equal(p.candidates[0].age_days, 3);
 });
+
+Deno.test("temporary: a unit untouched since a shallow clone's cut ranks after every dated unit and is kept, with one warning", () => {
+  const [rule] = parseConfig(
+    "rules:\n  - {match: 'runs/*/', lifetime: temporary, retain_recent: 1, max_age_days: 3}\n",
+  ).rules;
+  const p = plan([
+    unit("runs/a/", rule, 10),
+    unit("runs/b/", rule, 20),
+    // Dated by the commit the clone starts at, which may read newer than later commits.
+    unit("runs/c/", rule, 5, { shallow_age: true }),
+    unit("runs/d/", rule, 30, { shallow_age: true }),
+  ]);
+  assert.deepEqual(p.candidates.map((c) => [c.path, c.reason]), [
+    ["runs/b/", "rank 2 of 4, 20 days old > 3"],
+  ]);
+  const kept = Object.fromEntries(p.kept.map((k) => [k.path, k.reason]));
+  assert.equal(kept["runs/a/"], "retain_recent: rank 1 of 4");
+  for (const path of ["runs/c/", "runs/d/"]) {
+    assert.match(kept[path], /^age unknown: .*shallow clone.*git fetch --unshallow$/);
+  }
+  assert.deepEqual(p.warnings, [
+    "shallow clone: 2 unit(s) unchanged since the clone's history starts have an unknown age and are kept; run git fetch --unshallow to date them",
+  ]);
+});
+
+Deno.test("served_when: uncommitted changes made after the judgment make it stale; earlier ones do not", () => {
+  const judgedAt = NOW.getTime() - DAY;
+  const judgments = new Map<string, Judgment>([
+    ["docs/specs/a.md", { op_type: "delete", judged_at: new Date(judgedAt).toISOString() }],
+    ["docs/specs/b.md", { op_type: "delete", judged_at: new Date(judgedAt).toISOString() }],
+  ]);
+  const p = plan([
+    unit("docs/specs/a.md", SPECS, 10, { dirty: true, changed_ms: judgedAt + 60_000 }),
+    unit("docs/specs/b.md", SPECS, 10, { dirty: true, changed_ms: judgedAt - 60_000 }),
+  ], { judgments });
+  assert.deepEqual(p.candidates.map((c) => c.path), ["docs/specs/b.md"]);
+  assert.deepEqual(p.kept, [{
+    path: "docs/specs/a.md",
+    rule: "docs/specs/*.md",
+    reason: `served_when: it changed after the report judged it (${
+      new Date(judgedAt).toISOString()
+    } < ${new Date(judgedAt + 60_000).toISOString()}, uncommitted); run the check again`,
+  }]);
+});
