@@ -12,7 +12,8 @@
  */
 
 import { join } from "node:path";
-import { applyPrune, PRUNE_JOURNAL_FILE } from "./lib/apply_prune.ts";
+import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_prune.ts";
+import type { Clock } from "./lib/clock.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
 import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
@@ -20,11 +21,11 @@ import { findReportPair } from "./lib/find_report_pair.ts";
 import { loadConfig } from "./lib/load_config.ts";
 import { pathExists } from "./lib/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
-import { approvedCandidates, type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
+import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
-import { readState, updateState } from "./lib/state_file.ts";
+import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
 
 const USAGE = `usage: prune.ts [options]
@@ -120,11 +121,36 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     assertWritePermission(stateDir, root);
     await ensureStateDir(root);
   }
-  const judgments = await _judgments(ctx.values["from-report"] as string | undefined, stateDir);
-  const watermark = (await readState(stateDir).catch(() => undefined))?.state.clock_watermark ??
-    null;
-  const facts = (mode: "dry-run" | "apply") =>
-    planFromDisk({ root, config, clock, judgments, confirm, extracted, watermark, mode });
+  const judged = config.rules.some((r) => r.served_when !== undefined);
+  const judgments = await _judgments(
+    ctx.values["from-report"] as string | undefined,
+    stateDir,
+    judged,
+  );
+  // Before anything changes: a state file --yes could not update afterwards is refused now
+  // (STATE_FILE_UNREADABLE), and a corrupt one, whose clock watermark is lost, is said.
+  const state = await readState(stateDir);
+  const watermark = state.state.clock_watermark;
+  const facts = async (mode: "dry-run" | "apply") => {
+    const fresh = await planFromDisk({
+      root,
+      config,
+      clock,
+      judgments,
+      confirm,
+      extracted,
+      watermark,
+      mode,
+    });
+    if (state.status === "corrupt") {
+      fresh.plan.warnings.push(
+        `${STATE_FILE_NAME} is corrupt, so its clock watermark is unknown and a clock set back ` +
+          `cannot be detected; --yes keeps it aside as ${STATE_FILE_NAME}.corrupt-<stamp> and ` +
+          `starts a fresh one`,
+      );
+    }
+    return fresh;
+  };
 
   let plan: Plan;
   let links: Map<string, DocLink[]>;
@@ -135,12 +161,18 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
       );
     }
+    await skipHiddenUnits(root, plan);
     plan.dangling = findDangling(links, plan.candidates.map((c) => c.path), resolveLink);
   } else {
     if (Deno.stdin.isTerminal()) {
       const draft = (await facts("dry-run")).plan;
+      await skipHiddenUnits(root, draft);
+      const skipped = new Set(draft.skipped.map((s) => s.path));
       for (const c of draft.candidates) {
-        if (c.needs === `--confirm ${c.path}` && await _ask(`delete ${c.path} (${c.reason})?`)) {
+        if (
+          c.needs === `--confirm ${c.path}` && !skipped.has(c.path) &&
+          await _ask(`delete ${_show(c.path)} (${_escape(c.reason)})?`)
+        ) {
           confirm.add(c.path);
         }
       }
@@ -157,28 +189,54 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     });
     // Links as planned, just before deletion: docs inside what went are skipped as sources.
     plan.dangling = findDangling(links, plan.applied.map((a) => a.path), resolveLink);
-    const now = clock.now().toISOString();
+    await _recordPrune(stateDir, clock, plan);
+  }
+  return { json: plan, text: _text(plan) };
+}
+
+/**
+ * Sets `last_prune` and `clock_watermark` (never moved back). The prune is
+ * done by then: a failure is a warning in the result, never a failed run.
+ */
+async function _recordPrune(stateDir: string, clock: Clock, plan: Plan): Promise<void> {
+  const now = clock.now().toISOString();
+  try {
     await updateState(stateDir, (s) => ({
       ...s,
       last_prune: now,
       clock_watermark: s.clock_watermark !== null && s.clock_watermark > now
         ? s.clock_watermark
         : now,
-    }), { clock });
+    }), {
+      clock,
+      onKeptAside: (aside) =>
+        plan.warnings.push(`the corrupt state file was kept aside as ${aside}`),
+    });
+  } catch (err) {
+    plan.warnings.push(
+      `the prune is done${plan.commit === null ? "" : ` (commit ${plan.commit})`} but could ` +
+        `not be recorded in ${STATE_FILE_NAME} (last_prune, clock_watermark): ` +
+        `${err instanceof Error ? err.message : err}. The deletions need no second run; once ` +
+        `${STATE_FILE_NAME} is fixed, the next prune records its time`,
+    );
   }
-  return { json: plan, text: _text(plan, approvedCandidates(plan).length) };
 }
 
 function _isRepository(root: string): Promise<boolean> {
   return pathExists(join(root, ".git"));
 }
 
-/** `served_when` judgments from `--from-report FILE` or the current report pair. */
+/**
+ * `served_when` judgments from `--from-report FILE`, or from the current
+ * report pair when a rule uses `served_when` (`judged`): a rulebook without
+ * one never reads it.
+ */
 async function _judgments(
   file: string | undefined,
   stateDir: string,
+  judged: boolean,
 ): Promise<Map<string, Judgment>> {
-  const path = file ?? (await findReportPair(stateDir))?.json;
+  const path = file ?? (judged ? (await findReportPair(stateDir))?.json : undefined);
   if (path === undefined) return new Map();
   const invalid = (why: string) =>
     new DochygieneError(
@@ -199,7 +257,17 @@ async function _judgments(
     if (err instanceof DochygieneError) throw err;
     throw invalid(err instanceof Error ? err.message : String(err));
   }
-  const report = parseReport(text);
+  let report;
+  try {
+    report = parseReport(text);
+  } catch (err) {
+    if (!(err instanceof DochygieneError)) throw err;
+    throw new DochygieneError(
+      err.code,
+      `${path}: ${err.message}; fix it or name a valid report with --from-report`,
+      err.exitCode,
+    );
+  }
   return new Map(report.entries.map((e) => [e.path, {
     op_type: e.op_type,
     rationale: e.rationale,
@@ -219,10 +287,27 @@ async function _ask(question: string): Promise<boolean> {
   return /^y(es)?$/i.test(answer.trim());
 }
 
-function _text(plan: Plan, approved: number): string {
+/**
+ * Code points a terminal acts on instead of showing (C0 and C1 controls, DEL,
+ * bidirectional and directional marks): a file name could move the cursor,
+ * erase a line or reorder what is shown around it.
+ */
+// deno-lint-ignore no-control-regex
+const _UNSAFE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every {@linkcode _UNSAFE} code point written as a `\uXXXX` escape. */
+function _escape(text: string): string {
+  return text.replace(_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A path as itself, or quoted and escaped when it holds an {@linkcode _UNSAFE} code point. */
+function _show(path: string): string {
+  return path.search(_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
+}
+
+function _text(plan: Plan): string {
   const out: string[] = [];
-  const row = (a: string, b: string) => `  ${a.padEnd(40)} ${b}`;
-  const show = (p: string) => (/[\p{Cc}]/u.test(p) ? JSON.stringify(p) : p);
+  const row = (a: string, b: string) => `  ${a.padEnd(40)} ${_escape(b)}`;
   out.push(
     plan.mode === "dry-run"
       ? `dochygiene prune — dry run, nothing changed (now ${plan.clock.now})`
@@ -233,23 +318,28 @@ function _text(plan: Plan, approved: number): string {
       `clock reads earlier than the watermark ${plan.clock.watermark}: age-based deletion deferred`,
     );
   }
-  const auto = plan.candidates.filter((c) => c.needs === null);
-  const pending = plan.candidates.filter((c) => c.needs !== null);
+  const skipped = new Set(plan.skipped.map((s) => s.path));
+  const goes = plan.candidates.filter((c) => c.needs === null && !skipped.has(c.path));
   if (plan.mode === "dry-run") {
-    out.push("", `Goes with --yes (${auto.length}):`);
-    for (const c of auto) out.push(row(show(c.path), `[${c.tier}] ${c.rule}: ${c.reason}`));
+    const pending = plan.candidates.filter((c) => c.needs !== null && !skipped.has(c.path));
+    out.push("", `Goes with --yes (${goes.length}):`);
+    for (const c of goes) out.push(row(_show(c.path), `[${c.tier}] ${c.rule}: ${c.reason}`));
     out.push("", `Needs a confirmation (${pending.length}):`);
     for (const c of pending) {
-      out.push(row(show(c.path), `${c.rule}: ${c.reason}`));
+      out.push(row(_show(c.path), `${c.rule}: ${c.reason}`));
       out.push(row("", `→ ${c.needs}`));
       if (c.extract_to) out.push(row("", `extract first to: ${c.extract_to.join(" · ")}`));
     }
+    if (plan.skipped.length > 0) {
+      out.push("", `Skipped by --yes (${plan.skipped.length}):`);
+      for (const s of plan.skipped) out.push(row(_show(s.path), s.reason));
+    }
   } else {
     out.push("", `Deleted (${plan.applied.length}):`);
-    for (const a of plan.applied) out.push(row(show(a.path), a.how));
+    for (const a of plan.applied) out.push(row(_show(a.path), a.how));
     if (plan.skipped.length > 0) {
       out.push("", `Not deleted (${plan.skipped.length}):`);
-      for (const s of plan.skipped) out.push(row(show(s.path), s.reason));
+      for (const s of plan.skipped) out.push(row(_show(s.path), s.reason));
     }
     out.push(
       "",
@@ -260,19 +350,21 @@ function _text(plan: Plan, approved: number): string {
   }
   if (plan.deferred.length > 0) {
     out.push("", `Deferred (${plan.deferred.length}):`);
-    for (const d of plan.deferred) out.push(row(show(d.path), d.reason));
+    for (const d of plan.deferred) out.push(row(_show(d.path), d.reason));
   }
   out.push("", `Stays (${plan.kept.length}):`);
-  for (const k of plan.kept) out.push(row(show(k.path), `${k.rule}: ${k.reason}`));
+  for (const k of plan.kept) out.push(row(_show(k.path), `${k.rule}: ${k.reason}`));
   if (plan.dangling.length > 0) {
     out.push("", `Links left dangling (${plan.dangling.length}):`);
-    for (const d of plan.dangling) out.push(row(`${show(d.from)}:${d.line}`, `→ ${show(d.to)}`));
+    for (const d of plan.dangling) {
+      out.push(row(`${_show(d.from)}:${d.line}`, `→ ${_show(d.to)}`));
+    }
   }
   if (plan.warnings.length > 0) {
     out.push("", "Warnings:");
-    for (const w of plan.warnings) out.push(`  ${w}`);
+    for (const w of plan.warnings) out.push(`  ${_escape(w)}`);
   }
-  if (plan.mode === "dry-run" && approved > 0) out.push("", "Run again with --yes to apply.");
+  if (plan.mode === "dry-run" && goes.length > 0) out.push("", "Run again with --yes to apply.");
   return out.join("\n");
 }
 

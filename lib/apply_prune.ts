@@ -66,17 +66,21 @@ const _IN_PROGRESS: readonly [string, string][] = [
  *    skips a unit holding a file git hides changes of (skip-worktree,
  *    assume-unchanged): its state cannot be verified;
  * 3. backs up every file of the approved units (their exact bytes, tracked
- *    and untracked) as blobs in a private index, snapshots their entries of
- *    the real index, and checks with `git rm -n` (no `-f`) that every `auto`
- *    unit still matches HEAD;
+ *    and untracked) as blobs in a private index and a private object
+ *    directory under the state directory (the repository's own objects are
+ *    read, never written), snapshots their entries of the real index, and
+ *    checks with `git rm -n` (no `-f`) that every `auto` unit still matches
+ *    HEAD;
  * 4. writes a journal, then commits HEAD minus exactly those units with
  *    `git commit` on a private index (hooks run; the user's index and
  *    worktree are not touched yet), and verifies that the commit sits on the
  *    old HEAD and holds exactly the deletions of those units' files;
- * 5. checks that no file of the units changed since the backup, then
- *    `git rm -r -f` the tracked units from the real index and the worktree
- *    (the user's other staged and unstaged changes stay as they are);
- * 6. only then removes the untracked units, through git on a private index;
+ * 5. checks that nothing under the units changed since the snapshot (no
+ *    index entry added, changed or dropped, no file's bytes), then
+ *    `git rm -f` exactly the snapshotted files from the real index and the
+ *    worktree (the user's other staged and unstaged changes stay as they are);
+ * 6. only then removes exactly the backed-up untracked files, through git on
+ *    a private index;
  * 7. on any failure: moves HEAD back (compare-and-swap), restores the index
  *    entries and every file removed, and throws (exit 1).
  *
@@ -85,7 +89,7 @@ const _IN_PROGRESS: readonly [string, string][] = [
  *
  * The number of git processes is constant (paths go through stdin).
  *
- * @throws {DochygieneError} `GIT_BUSY`, `CONFLICTS`, `PRUNE_FAILED` (exit 1).
+ * @throws {DochygieneError} `GIT_BUSY`, `CONFLICTS`, `PRUNE_FAILED`, `PRUNE_JOURNAL` (exit 1).
  *
  * @example
  * ```ts
@@ -115,14 +119,57 @@ const _IN_PROGRESS: readonly [string, string][] = [
  * ```
  */
 export function applyPrune(input: ApplyInput): Promise<Plan> {
-  return withLock(input.stateDir, () => _apply(input), { timeoutMs: 10_000 });
+  return withLock(input.stateDir, () => _apply(input));
+}
+
+/**
+ * Adds to `plan.skipped` every candidate that `--yes` skips whatever is
+ * confirmed, with the reason: one holding a file git is told to hide changes
+ * of (skip-worktree, assume-unchanged). The dry run calls it so that it says
+ * what apply will do. One git process (none without candidates).
+ *
+ * @example
+ * ```ts
+ * import { skipHiddenUnits } from "./apply_prune.ts";
+ * import { collectUnits } from "./collect_units.ts";
+ * import { parseConfig } from "./parse_config.ts";
+ * import { planPrune } from "./plan_prune.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) => new Deno.Command("git", { args, cwd: root }).output();
+ * await git("init", "-q");
+ * await Deno.mkdir(`${root}/notes`);
+ * await Deno.writeTextFile(`${root}/notes/a.md`, "a\n");
+ * await git("add", "notes/a.md");
+ * await git("update-index", "--assume-unchanged", "notes/a.md");
+ * const { rules } = parseConfig(
+ *   "rules:\n  - {match: 'notes/*.md', lifetime: temporary, retain_recent: 0, max_age_days: 0}\n",
+ * );
+ * const collection = await collectUnits(root, { rules, protect: () => undefined });
+ * const plan = planPrune({
+ *   units: collection.units, existing: collection.existing, judgments: new Map(),
+ *   confirm: new Set(), extracted: new Set(), now: new Date(Date.now() + 86_400_000),
+ *   watermark: null, mode: "dry-run",
+ * });
+ * await skipHiddenUnits(root, plan);
+ * assert.deepEqual(plan.skipped.map((s) => s.path), ["notes/a.md"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function skipHiddenUnits(root: string, plan: Plan): Promise<void> {
+  if (plan.candidates.length === 0) return;
+  const unitOf = _unitOf(plan.candidates.map((c) => c.path));
+  _skipHidden(plan, (await _readIndex((args) => runGit(root, args), unitOf)).hidden);
 }
 
 async function _apply(input: ApplyInput): Promise<Plan> {
   const { root, stateDir } = input;
   const git = (args: string[], options?: GitOptions) => runGit(root, args, options);
   await _refuseInProgress(root);
-  const recovered = await _recover(git, root, stateDir);
+  // The repository's own objects: read by the backup, never written (they would stay for good).
+  const objects = resolve(root, _text((await git(["rev-parse", "--git-path", "objects"])).stdout));
+  const recovered = await _recover(git, root, stateDir, objects);
   const { plan, collection } = await input.replan();
   plan.warnings.push(...recovered);
   for (const c of plan.candidates) {
@@ -131,111 +178,83 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   let approved = approvedCandidates(plan);
   if (approved.length === 0) return plan;
 
-  let units = new Map(approved.map((c) => [c.path, c]));
-  const within = (path: string): string | undefined => {
-    if (units.has(path)) return path;
-    let i = path.indexOf("/");
-    while (i >= 0) {
-      const dir = path.slice(0, i + 1);
-      if (units.has(dir)) return dir;
-      i = path.indexOf("/", i + 1);
-    }
-    return undefined;
-  };
-
   // The index with its tags (raw records, re-fed verbatim on restore) and HEAD's tree.
-  const [indexOut, headTree] = await Promise.all([
-    git(["ls-files", "-s", "-v", "-z"]),
+  const [index, headTree] = await Promise.all([
+    _readIndex(git, _unitOf(approved.map((c) => c.path))),
     collection.head === undefined
       ? Promise.resolve(undefined)
       : git(["ls-tree", "-r", "-z", "--full-tree", "--name-only", collection.head]),
   ]);
-  const records: { path: string; record: Uint8Array }[] = [];
-  const hidden = new Map<string, string>();
-  for (const tagged of _records(indexOut.stdout)) {
-    const record = tagged.subarray(2);
-    const tab = record.indexOf(0x09);
-    if (tab < 0) continue;
-    if (record[tab - 1] !== 0x30 /* stage 0 */) {
-      throw new DochygieneError(
-        "CONFLICTS",
-        "the index has unresolved conflicts; resolve them (git status) and run prune again",
-      );
-    }
-    const path = decodePath(record.subarray(tab + 1));
-    const unit = within(path);
-    if (unit === undefined) continue;
-    records.push({ path, record });
-    // Git hides changes to skip-worktree (S) and assume-unchanged (lowercase) files
-    // from status and from git rm: such a unit's state cannot be verified.
-    if (tagged[0] !== 0x48 /* H */ && !hidden.has(unit)) hidden.set(unit, path);
+  if (index.unmerged) {
+    throw new DochygieneError(
+      "CONFLICTS",
+      "the index has unresolved conflicts; resolve them (git status) and run prune again",
+    );
   }
-  if (hidden.size > 0) {
-    for (const [unit, path] of hidden) {
-      plan.skipped.push({
-        path: unit,
-        reason: `git is told to ignore changes to ${path} (skip-worktree: sparse checkout, or ` +
-          `assume-unchanged: git update-index), so its state cannot be verified; not deleted`,
-      });
-    }
-    plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
-    approved = approved.filter((c) => !hidden.has(c.path));
-    units = new Map(approved.map((c) => [c.path, c]));
+  if (index.hidden.size > 0) {
+    _skipHidden(plan, index.hidden);
+    approved = approved.filter((c) => !index.hidden.has(c.path));
     if (approved.length === 0) return plan;
   }
-  const snapshot = records.filter((r) => units.has(within(r.path) ?? "")).map((r) => r.record);
-  const indexed = new Set(
-    records.map((r) => within(r.path)).filter((u): u is string => u !== undefined),
-  );
+  const unitOf = _unitOf(approved.map((c) => c.path));
+  const entries = index.entries.filter((e) => unitOf(e.path) !== undefined);
   const headFiles = new Set<string>();
   for (const record of headTree ? _records(headTree.stdout) : []) {
     const path = decodePath(record);
-    if (within(path) !== undefined) headFiles.add(path);
+    if (unitOf(path) !== undefined) headFiles.add(path);
   }
-  const inHead = new Set([...headFiles].map((p) => within(p)!));
+  const inHead = new Set([...headFiles].map((p) => unitOf(p)!));
   const backupFiles: string[] = [];
   const untrackedFiles: string[] = [];
   for (const file of collection.files) {
-    if (within(file.path) === undefined) continue;
+    if (unitOf(file.path) === undefined) continue;
     backupFiles.push(file.path);
     if (!file.tracked) untrackedFiles.push(file.path);
   }
 
   const tag = `${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  const names = { backup: `prune-${tag}.backup.index`, objects: `prune-${tag}.objects` };
   const temp = {
-    backup: join(stateDir, `prune-${tag}.backup.index`),
+    backup: join(stateDir, names.backup),
+    objects: join(stateDir, names.objects),
     commit: join(stateDir, `prune-${tag}.commit.index`),
     untracked: join(stateDir, `prune-${tag}.untracked.index`),
     message: join(stateDir, `prune-${tag}.message.txt`),
     journal: join(stateDir, PRUNE_JOURNAL_FILE),
   };
-  const rm = [
-    "rm",
-    "-r",
-    "-q",
-    "--ignore-unmatch",
-    "--pathspec-from-file=-",
-    "--pathspec-file-nul",
-  ];
-  const pathspecs = (paths: Iterable<string>) =>
-    [...paths].map((p) => (p.endsWith("/") ? p.slice(0, -1) : p)).join("\0");
+  const backupEnv = (indexFile: string) => _backupEnv(indexFile, temp.objects, objects);
+  // Exactly these files, never a directory: whatever else appears in a unit is not git rm's.
+  const rm = ["rm", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"];
   const oldHead = collection.head;
   const committed = approved.filter((c) => inHead.has(c.path));
-  const tracked = approved.filter((c) => indexed.has(c.path));
+  const trackedFiles = entries.map((e) => e.path);
+  const snapshot = entries.map((e) => e.tagged.subarray(2));
   let newHead: string | undefined;
   let removedTracked = false;
   let removedUntracked = false;
   let keepBackup = false;
   try {
-    // 3. Backup: exact bytes of every file of the approved units, as blobs in a private index.
+    const backedUp = new Set(backupFiles);
+    const unlisted = entries.find((e) => !backedUp.has(e.path));
+    if (unlisted !== undefined) {
+      throw new Error(
+        `${unlisted.path} appeared in ${unlisted.unit} while pruning; run prune again`,
+      );
+    }
+    // 3. Backup: exact bytes of every file of the approved units, as blobs in a private index
+    //    and a private object directory.
+    await Deno.mkdir(temp.objects);
     await git(["update-index", "--add", "--remove", "-z", "--stdin"], {
       stdin: _nul(backupFiles),
-      env: { GIT_INDEX_FILE: temp.backup },
+      env: backupEnv(temp.backup),
+      // It lives for one apply: stored uncompressed, a large file is backed up ~5x faster.
+      config: { "core.looseCompression": "0", "pack.compression": "0" },
     });
     // An auto unit must still match HEAD (git rm -n refuses otherwise, changing nothing).
-    const auto = tracked.filter((c) => c.tier === "auto");
-    if (auto.length > 0) {
-      await _gitOr(git, [...rm, "-n"], pathspecs(auto.map((c) => c.path)), {
+    const auto = new Set(approved.filter((c) => c.tier === "auto").map((c) => c.path));
+    const autoFiles = entries.filter((e) => auto.has(e.unit)).map((e) => e.path);
+    if (autoFiles.length > 0) {
+      await _gitOr(git, [...rm, "-n"], _nul(autoFiles), {
         hint: "a unit changed since it was checked (git rm refused); run prune again",
       });
     }
@@ -246,7 +265,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     if (oldHead !== undefined && committed.length > 0) {
       const env = { GIT_INDEX_FILE: temp.commit };
       await git(["read-tree", oldHead], { env });
-      await git([...rm, "--cached", "-f"], { stdin: pathspecs(committed.map((c) => c.path)), env });
+      await git([...rm, "--cached", "-f"], { stdin: _nul([...headFiles]), env });
       tree = _text((await git(["write-tree"], { env })).stdout);
       await Deno.writeTextFile(temp.message, commitMessage(committed));
     }
@@ -255,7 +274,8 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       started_at: new Date().toISOString(),
       old_head: oldHead ?? null,
       tree,
-      backup: temp.backup,
+      backup: names.backup,
+      objects: names.objects,
       snapshot: Buffer.from(_join0(snapshot)).toString("base64"),
       files: backupFiles,
     });
@@ -265,41 +285,36 @@ async function _apply(input: ApplyInput): Promise<Plan> {
         hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
       });
       newHead = _text((await git(["rev-parse", "HEAD"])).stdout);
-      await _verifyCommit(git, oldHead!, newHead, within, headFiles);
+      await _verifyCommit(git, oldHead!, newHead, unitOf, headFiles);
     }
 
-    // 5. The user's index and worktree: nothing may have changed since the backup.
+    // 5. Nothing under the units may have changed since the snapshot (a hook, another agent):
+    //    no index entry added, changed or dropped, no file's bytes.
+    const drift = _indexDrift(entries, await _readIndex(git, unitOf));
+    if (drift !== undefined) throw new Error(`${drift} while pruning; run prune again`);
     const changed = _text(
-      (await git(["diff-files", "--name-only", "-z"], {
-        env: { GIT_INDEX_FILE: temp.backup },
-      })).stdout,
+      (await git(["diff-files", "--name-only", "-z"], { env: backupEnv(temp.backup) })).stdout,
     ).split("\0").filter(Boolean);
     if (changed.length > 0) {
       throw new Error(`${changed[0]} changed while pruning; run prune again`);
     }
-    if (tracked.length > 0) {
+    if (trackedFiles.length > 0) {
       removedTracked = true;
-      await git([...rm, "-f"], { stdin: pathspecs(tracked.map((c) => c.path)) });
+      await git([...rm, "-f"], { stdin: _nul(trackedFiles) });
     }
 
-    // 6. Only now the untracked units, through git on a private index.
+    // 6. Only now the untracked files, through git on a copy of the backup index.
     if (untrackedFiles.length > 0) {
-      await git(["update-index", "--add", "--remove", "-z", "--stdin"], {
-        stdin: _nul(untrackedFiles),
-        env: { GIT_INDEX_FILE: temp.untracked },
-      });
+      await Deno.copyFile(temp.backup, temp.untracked);
       removedUntracked = true;
-      await git([...rm, "-f"], {
-        stdin: pathspecs(approved.map((c) => c.path)),
-        env: { GIT_INDEX_FILE: temp.untracked },
-      });
+      await git([...rm, "-f"], { stdin: _nul(untrackedFiles), env: backupEnv(temp.untracked) });
     }
   } catch (err) {
     const undone = await _restore(git, {
       oldHead,
       newHead,
       snapshot: removedTracked ? snapshot : [],
-      backupIndex: temp.backup,
+      backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
     });
     keepBackup = !undone.startsWith("everything");
@@ -309,11 +324,13 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       `prune failed and ${undone}: ${reason}`,
     );
   } finally {
+    // The journal goes first: one whose backup is gone could no longer be rolled back.
     // A restore that failed keeps the backup and the journal: the next run retries it.
+    if (!keepBackup) keepBackup = !(await _removed(temp.journal));
     const leftovers = Object.values(temp).filter((p) =>
-      !(keepBackup && (p === temp.backup || p === temp.journal))
+      !(keepBackup && (p === temp.backup || p === temp.objects || p === temp.journal))
     );
-    await Promise.all(leftovers.map((p) => Deno.remove(p).catch(() => {})));
+    await Promise.all(leftovers.map(_removed));
   }
 
   for (const c of approved) {
@@ -389,7 +406,7 @@ async function _refuseInProgress(root: string): Promise<void> {
   }
 }
 
-/** Runs git; on failure rethrows with a hint and git's own last stderr line. */
+/** Runs git; on failure rethrows with a hint and git's own reason (see runGit). */
 async function _gitOr(
   git: (args: string[], options?: GitOptions) => Promise<unknown>,
   args: string[],
@@ -451,7 +468,8 @@ async function _restore(
     oldHead: string | undefined;
     newHead: string | undefined;
     snapshot: Uint8Array[];
-    backupIndex: string;
+    /** The environment that reads the backup (its index and object directory). */
+    backupEnv: Record<string, string>;
     files: string[];
   },
 ): Promise<string> {
@@ -489,7 +507,7 @@ async function _restore(
       () =>
         git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
           stdin: _nul(state.files),
-          env: { GIT_INDEX_FILE: state.backupIndex },
+          env: state.backupEnv,
         }),
     );
     await attempt(
@@ -500,9 +518,115 @@ async function _restore(
   if (problems.length > 0) {
     return `could NOT restore everything (${
       problems.join("; ")
-    }); the removed files' content is in ${state.backupIndex}: do not delete it`;
+    }); the removed files' content is in ${state.backupEnv.GIT_INDEX_FILE} (its blobs in ${state.backupEnv.GIT_OBJECT_DIRECTORY}): do not delete them`;
   }
   return "everything it had removed was restored (HEAD, index and files are as before)";
+}
+
+/** An index entry under a unit: its `ls-files -s -v` record (tag, space, `ls-files -s` record). */
+interface _Entry {
+  path: string;
+  unit: string;
+  tagged: Uint8Array;
+}
+
+/** What {@linkcode _readIndex} found. */
+interface _Index {
+  /** The stage-0 entries under the units. */
+  entries: _Entry[];
+  /** Units holding a file git hides changes of, with that file. */
+  hidden: Map<string, string>;
+  /** Whether any entry of the whole index is unmerged. */
+  unmerged: boolean;
+}
+
+/** Reads the index (one `git ls-files -s -v -z`): the entries under the units of `unitOf`. */
+async function _readIndex(
+  git: (args: string[]) => ReturnType<typeof runGit>,
+  unitOf: (path: string) => string | undefined,
+): Promise<_Index> {
+  const out = await git(["ls-files", "-s", "-v", "-z"]);
+  const index: _Index = { entries: [], hidden: new Map(), unmerged: false };
+  for (const tagged of _records(out.stdout)) {
+    const record = tagged.subarray(2);
+    const tab = record.indexOf(0x09);
+    if (tab < 0) continue;
+    if (record[tab - 1] !== 0x30 /* stage 0 */) {
+      index.unmerged = true;
+      continue;
+    }
+    const path = decodePath(record.subarray(tab + 1));
+    const unit = unitOf(path);
+    if (unit === undefined) continue;
+    index.entries.push({ path, unit, tagged });
+    // Git hides changes to skip-worktree (S) and assume-unchanged (lowercase) files
+    // from status and from git rm: such a unit's state cannot be verified.
+    if (tagged[0] !== 0x48 /* H */ && !index.hidden.has(unit)) index.hidden.set(unit, path);
+  }
+  return index;
+}
+
+/** Maps a path to the unit (a file, or a directory ending in `/`) of `units` it is in. */
+function _unitOf(units: readonly string[]): (path: string) => string | undefined {
+  const set = new Set(units);
+  return (path) => {
+    if (set.has(path)) return path;
+    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
+      const dir = path.slice(0, i + 1);
+      if (set.has(dir)) return dir;
+    }
+    return undefined;
+  };
+}
+
+function _skipHidden(plan: Plan, hidden: ReadonlyMap<string, string>): void {
+  if (hidden.size === 0) return;
+  for (const [unit, path] of hidden) {
+    plan.skipped.push({
+      path: unit,
+      reason: `git is told to ignore changes to ${path} (skip-worktree: sparse checkout, or ` +
+        `assume-unchanged: git update-index), so its state cannot be verified; not deleted`,
+    });
+  }
+  plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
+}
+
+/** What differs between the snapshot's entries and the index read now, or `undefined`. */
+function _indexDrift(before: readonly _Entry[], now: _Index): string | undefined {
+  if (now.unmerged) return "the index got unresolved conflicts";
+  const was = new Map(before.map((e) => [e.path, decodePath(e.tagged)]));
+  for (const e of now.entries) {
+    const old = was.get(e.path);
+    if (old === undefined) return `${e.path} was added to the index in ${e.unit}`;
+    if (old !== decodePath(e.tagged)) return `${e.path} changed in the index`;
+    was.delete(e.path);
+  }
+  const [gone] = was.keys();
+  return gone === undefined ? undefined : `${gone} was removed from the index`;
+}
+
+/**
+ * The environment of a git command on a backup index: its blobs go to (and
+ * come from) `store` under the state directory, with the repository's own
+ * `objects` readable as an alternate, so a backup never grows `.git`.
+ */
+function _backupEnv(indexFile: string, store: string, objects: string): Record<string, string> {
+  return {
+    GIT_INDEX_FILE: indexFile,
+    GIT_OBJECT_DIRECTORY: store,
+    // The list is colon-separated; a path holding ':' is given C-quoted.
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: /[:"]/.test(objects) ? JSON.stringify(objects) : objects,
+  };
+}
+
+/** Removes `path` (recursively); whether it is gone. */
+async function _removed(path: string): Promise<boolean> {
+  try {
+    await Deno.remove(path, { recursive: true });
+    return true;
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound;
+  }
 }
 
 function* _records(bytes: Uint8Array): Generator<Uint8Array> {
@@ -538,8 +662,13 @@ interface _Journal {
   old_head: string | null;
   /** The tree of the hygiene commit it was about to make (`null`: none). */
   tree: string | null;
-  /** The private index holding the exact bytes of every file of the approved units. */
+  /**
+   * The private index holding the exact bytes of every file of the approved
+   * units, by name in the state directory (so a moved repository keeps it).
+   */
   backup: string;
+  /** The private object directory holding the backup's blobs, by name in the state directory. */
+  objects: string;
   /** The real index's entries of the approved units (`ls-files -s` records, NUL-joined, base64). */
   snapshot: string;
   /** Every file of the approved units. */
@@ -554,18 +683,25 @@ async function _writeJournal(path: string, journal: _Journal): Promise<void> {
  * Rolls back an apply that was killed (its journal is still there): HEAD moves
  * back only if it is exactly the unfinished hygiene commit; index entries and
  * files come back only where they are missing (nothing anyone changed since is
- * overwritten). Returns the warnings to report.
+ * overwritten). A journal whose backup is gone changes nothing and throws:
+ * moving HEAD back without the files would undo a finished prune's commit and
+ * show its files as deleted. Returns the warnings to report.
  */
 async function _recover(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   root: string,
   stateDir: string,
+  objects: string,
 ): Promise<string[]> {
   const path = join(stateDir, PRUNE_JOURNAL_FILE);
   let journal: _Journal;
   try {
     journal = JSON.parse(await Deno.readTextFile(path));
-    if (journal?.schema_version !== 1 || !Array.isArray(journal.files)) throw new Error("shape");
+    if (
+      journal?.schema_version !== 1 || !Array.isArray(journal.files) ||
+      typeof journal.backup !== "string" || typeof journal.objects !== "string" ||
+      typeof journal.snapshot !== "string"
+    ) throw new Error("shape");
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       await _removeLeftovers(stateDir);
@@ -574,8 +710,22 @@ async function _recover(
     throw new DochygieneError(
       "PRUNE_JOURNAL",
       `${path} is not a readable prune journal; an interrupted prune left it: the removed files' ` +
-        `content is in the prune-*.backup.index next to it (GIT_INDEX_FILE=<it> git checkout-index -a); ` +
-        `move both away, then run prune again`,
+        `content is in the prune-*.backup.index and prune-*.objects next to it ` +
+        `(GIT_INDEX_FILE=<index> GIT_OBJECT_DIRECTORY=<objects> ` +
+        `GIT_ALTERNATE_OBJECT_DIRECTORIES=.git/objects git checkout-index -a); ` +
+        `move them away, then run prune again`,
+    );
+  }
+  const backup = resolve(stateDir, journal.backup);
+  const store = resolve(stateDir, journal.objects);
+  if (!(await pathExists(backup)) || !(await pathExists(store))) {
+    const head = journal.old_head === null ? "" : `, HEAD was ${journal.old_head}`;
+    throw new DochygieneError(
+      "PRUNE_JOURNAL",
+      `${path} records a prune (started ${journal.started_at}${head}) that cannot be rolled ` +
+        `back: its backup ${journal.backup} is gone; nothing was changed. See git log -1 and ` +
+        `git status (git checkout ${journal.old_head ?? "<commit>"} -- <path> gives back a ` +
+        `committed file), then remove the journal and run prune again`,
     );
   }
   const done: string[] = [];
@@ -618,11 +768,13 @@ async function _recover(
   if (missingFiles.length > 0) {
     await git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
       stdin: _nul(missingFiles),
-      env: { GIT_INDEX_FILE: journal.backup },
+      env: _backupEnv(backup, store, objects),
     });
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
     done.push(`${missingFiles.length} files restored`);
   }
+  // The journal first: a kill in between leaves leftovers, never a journal without its backup.
+  await Deno.remove(path);
   await _removeLeftovers(stateDir);
   return [
     `an interrupted prune (started ${journal.started_at}) was rolled back: ${
@@ -631,12 +783,10 @@ async function _recover(
   ];
 }
 
-/** Under the lock no other prune runs, and without a journal nothing needs them: every prune-* file is a leftover. */
+/** Under the lock no other prune runs, and without a journal nothing needs them: every prune-* entry is a leftover. */
 async function _removeLeftovers(stateDir: string): Promise<void> {
   for await (const entry of Deno.readDir(stateDir)) {
-    if (entry.name.startsWith("prune-")) {
-      await Deno.remove(join(stateDir, entry.name)).catch(() => {});
-    }
+    if (entry.name.startsWith("prune-")) await _removed(join(stateDir, entry.name));
   }
 }
 

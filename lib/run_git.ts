@@ -14,6 +14,8 @@ export interface GitOptions {
   stdin?: Uint8Array | string;
   /** Extra environment for git (e.g. `GIT_INDEX_FILE`). */
   env?: Record<string, string>;
+  /** Configuration for this command only, given as `git -c KEY=VALUE` (keys are constants). */
+  config?: Record<string, string>;
   /** Exit codes that are not failures (default `[0]`). */
   okCodes?: number[];
   /**
@@ -35,9 +37,10 @@ export interface GitResult {
 }
 
 /**
- * Runs `git --literal-pathspecs -c core.quotepath=off <args>` in `cwd`.
+ * Runs `git --literal-pathspecs -c core.quotepath=off [-c KEY=VALUE…] <args>` in `cwd`.
  *
- * @throws {DochygieneError} `GIT_MISSING` when git is not installed, `GIT_FAILED` for an exit code not in `okCodes`.
+ * @throws {DochygieneError} `GIT_MISSING` when git is not installed, `GIT_FAILED` for an exit
+ * code not in `okCodes`, quoting git's first `fatal:`/`error:` line (else its last line).
  *
  * @example
  * ```ts
@@ -56,8 +59,8 @@ export async function runGit(
   const command = new Deno.Command("git", {
     args: [
       ...(options.literalPathspecs === false ? [] : ["--literal-pathspecs"]),
-      "-c",
-      "core.quotepath=off",
+      ...Object.entries({ "core.quotepath": "off", ...options.config })
+        .flatMap(([key, value]) => ["-c", `${key}=${value}`]),
       ...args,
     ],
     cwd,
@@ -90,9 +93,21 @@ export async function runGit(
     stderr: new TextDecoder().decode(out.stderr),
   };
   if (!(options.okCodes ?? [0]).includes(out.code)) {
-    const detail = result.stderr.trim().split("\n").filter(Boolean).pop() ??
-      `exit code ${out.code}`;
-    throw new DochygieneError("GIT_FAILED", `git ${args[0]} failed: ${detail}`);
+    throw new DochygieneError(
+      "GIT_FAILED",
+      `git ${args[0]} failed: ${_gitReason(result.stderr) ?? `exit code ${out.code}`}`,
+    );
   }
   return result;
+}
+
+/**
+ * The line of git's stderr that says why it failed: the first `fatal:` or
+ * `error:` line (the cause; hints and follow-up errors come after it, e.g.
+ * `error: gpg failed to sign the data` before `fatal: failed to write commit
+ * object`), else the last non-empty line (a hook's own output).
+ */
+function _gitReason(stderr: string): string | undefined {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.at(-1);
 }

@@ -3,10 +3,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import {
+  assertSeamError,
   commitFiles,
   conflictedMerge,
+  DENO,
   git,
+  PACKAGE_DIR,
+  runCommand,
   runSeam,
   tempDir,
   tempRepo,
@@ -454,10 +459,14 @@ Deno.test("prune: a report that judged a doc before its last change is stale for
   assert.match(kept.reason, /changed after the report judged it/);
 });
 
-/** A hook that SIGKILLs prune (git's parent) at that instant: a crash at a real point of apply. */
-async function killPruneInHook(root: string, hook: string) {
+/**
+ * A hook that SIGKILLs prune (git's parent) at that instant, when the shell
+ * condition `when` holds: a crash at a real point of apply.
+ */
+async function killPruneInHook(root: string, hook: string, when = "true") {
   await writeFiles(root, {
-    [`.git/hooks/${hook}`]: "#!/bin/sh\nkill -9 $(awk '{print $4}' /proc/$PPID/stat)\nsleep 5\n",
+    [`.git/hooks/${hook}`]: `#!/bin/sh\n${when} || exit 0\n` +
+      "kill -9 $(awk '{print $4}' /proc/$PPID/stat)\nsleep 5\n",
   });
   await Deno.chmod(join(root, `.git/hooks/${hook}`), 0o755);
 }
@@ -538,4 +547,305 @@ Deno.test("prune --yes with git's index.lock present (a killed git) is refused c
   assert.equal(JSON.parse(run.stdout).error.code, "GIT_BUSY");
   await Deno.remove(join(root, ".git/index.lock"));
   assert.deepEqual(await snapshot(root), before);
+});
+
+/** Removes every `prune-*` entry of the state directory but the journal: its backup is gone. */
+async function dropBackup(root: string) {
+  for await (const e of Deno.readDir(join(root, ".dochygiene"))) {
+    if (e.name.startsWith("prune-") && e.name !== "prune-journal.json") {
+      await Deno.remove(join(root, ".dochygiene", e.name), { recursive: true });
+    }
+  }
+}
+
+Deno.test("prune --yes: a file staged into a unit while it applies (a hook, another agent) stops the apply; that file, the unit and HEAD stay", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  // The hook stages into the user's own index, as a concurrent agent would.
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": "#!/bin/sh\necho IMPORTANT > autoresearch/run-5/result.md\n" +
+      "env -u GIT_INDEX_FILE git add autoresearch/run-5/result.md\n",
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+  const run = await prune(root, ["--yes"]);
+
+  assertSeamError(
+    "prune",
+    run,
+    1,
+    "PRUNE_FAILED",
+    /everything it had removed was restored.*autoresearch\/run-5\/result\.md was added to the index in autoresearch\/run-5\//,
+  );
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+  assert.equal(
+    await Deno.readTextFile(join(root, "autoresearch/run-5/result.md")),
+    "IMPORTANT\n",
+  );
+  assert.equal(
+    await git(root, ["status", "--porcelain=v1", "--untracked-files=all"]),
+    "A  autoresearch/run-5/result.md\n",
+  );
+  assert.equal(await Deno.readTextFile(join(root, "autoresearch/run-5/notes.md")), "# run 5\n");
+});
+
+Deno.test("prune --yes: a journal whose backup is gone changes nothing (PRUNE_JOURNAL), never undoing a finished prune's commit", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await killPruneInHook(root, "post-commit");
+  assert.equal((await prune(root, ["--yes"])).code, 137);
+  // The prune's last steps done by hand: only the journal is left, without its backup.
+  await Deno.remove(join(root, ".git/hooks/post-commit"));
+  await git(root, [
+    "rm",
+    "-r",
+    "-q",
+    "-f",
+    "--",
+    "autoresearch/run-4",
+    "autoresearch/run-5",
+    "openspec/changes/add-login",
+  ]);
+  await dropBackup(root);
+  const finished = await snapshot(root);
+  assert.equal(finished.status, "");
+
+  for (let i = 0; i < 2; i++) {
+    const run = await prune(root, ["--yes"]);
+    assertSeamError(
+      "prune",
+      run,
+      1,
+      "PRUNE_JOURNAL",
+      /prune-journal\.json records a prune .* that cannot be rolled back: its backup .* is gone; nothing was changed/,
+    );
+    assert.deepEqual(await snapshot(root), finished);
+  }
+});
+
+Deno.test("prune --yes killed while removing files, in a repository moved since, is rolled back from its backup by the next run", async () => {
+  await using repo = await agentRepo();
+  // git rm removes the files, then writes the index: killed there.
+  await killPruneInHook(repo.path, "post-index-change", "[ ! -e autoresearch/run-5/notes.md ]");
+  const before = await snapshot(repo.path);
+  assert.equal((await prune(repo.path, ["--yes"])).code, 137);
+  await assert.rejects(Deno.lstat(join(repo.path, "autoresearch/run-5/notes.md")));
+  await Deno.remove(join(repo.path, ".git/hooks/post-index-change"));
+  await using dir = await tempDir();
+  const root = join(dir.path, "moved");
+  await Deno.rename(repo.path, root);
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(
+    result.warnings.some((w: string) =>
+      /interrupted prune .* rolled back: .*files restored/.test(w)
+    ),
+    result.warnings.join("\n"),
+  );
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), before.head);
+  assert.equal(await git(root, ["status", "--porcelain=v1", "--untracked-files=all"]), "");
+  await git(root, ["fsck", "--no-progress"]);
+});
+
+Deno.test("prune --yes: an untracked unit's backup never enters .git, and a killed apply gives it back from .dochygiene", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+  }, OLD);
+  const content = "precious, never committed\n";
+  await writeFiles(root, { "runs/u/a.md": content });
+  const past = new Date(OLD);
+  for (const p of ["runs/u/a.md", "runs/u"]) await Deno.utime(join(root, p), past, past);
+  const blob = (await runCommand("git", ["hash-object", "--stdin"], { cwd: root, stdin: content }))
+    .stdout.trim();
+  const inGit = async () =>
+    (await runCommand("git", ["cat-file", "-e", blob], { cwd: root })).code === 0;
+  await killPruneInHook(root, "post-index-change", "[ ! -e runs/u/a.md ]");
+
+  assert.equal((await prune(root, ["--yes", "--confirm", "runs/u/"])).code, 137);
+  await assert.rejects(Deno.lstat(join(root, "runs/u/a.md")));
+  assert.ok(!(await inGit()));
+
+  await Deno.remove(join(root, ".git/hooks/post-index-change"));
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.warnings.some((w: string) => /rolled back: 1 files restored/.test(w)));
+  assert.deepEqual(result.applied, []);
+  assert.equal(await Deno.readTextFile(join(root, "runs/u/a.md")), content);
+  assert.ok(!(await inGit()));
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
+    ["state.json"],
+  );
+
+  // Given back as new files, so aged again for the last run.
+  for (const p of ["runs/u/a.md", "runs/u"]) await Deno.utime(join(root, p), past, past);
+  const removed = await prune(root, ["--yes", "--confirm", "runs/u/"]);
+  assert.equal(removed.code, 0, removed.stderr);
+  await assert.rejects(Deno.lstat(join(root, "runs")));
+  assert.ok(!(await inGit()));
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
+    ["state.json"],
+  );
+});
+
+Deno.test("prune: a state.json that cannot be read is refused before anything changes (dry run and --yes, exit 1)", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await Deno.mkdir(join(root, ".dochygiene/state.json"), { recursive: true });
+  const before = await snapshot(root);
+  for (const args of [[], ["--yes"]]) {
+    assertSeamError("prune", await prune(root, args), 1, "STATE_FILE_UNREADABLE", /is a directory/);
+  }
+  assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("prune: a corrupt state.json is a warning (its clock watermark is unknown); --yes keeps it aside", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await writeFiles(root, { ".dochygiene/state.json": "{oops" });
+  const dry = JSON.parse((await prune(root, [])).stdout);
+  assert.ok(
+    dry.warnings.some((w: string) =>
+      /state\.json is corrupt, so its clock watermark is unknown/.test(w)
+    ),
+    dry.warnings.join("\n"),
+  );
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.warnings.some((w: string) => /kept aside as .*state\.json\.corrupt-/.test(w)));
+  const names = [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name);
+  assert.ok(names.some((n) => n.startsWith("state.json.corrupt-")), names.join(", "));
+  const state = JSON.parse(await Deno.readTextFile(join(root, ".dochygiene/state.json")));
+  assert.equal(state.clock_watermark, NOW);
+});
+
+Deno.test("prune --yes: a state update that fails after the commit is a warning in a successful result (exit 0)", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await writeFiles(root, { ".git/hooks/post-commit": "#!/bin/sh\nmkdir .dochygiene/state.json\n" });
+  await Deno.chmod(join(root, ".git/hooks/post-commit"), 0o755);
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, "");
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.commit, (await git(root, ["rev-parse", "HEAD"])).trim());
+  assert.equal(result.applied.length, 3);
+  assert.ok(
+    result.warnings.some((w: string) =>
+      /^the prune is done \(commit [0-9a-f]{40}\) but could not be recorded in state\.json .*is a directory.*no second run/
+        .test(w)
+    ),
+    result.warnings.join("\n"),
+  );
+});
+
+Deno.test("prune --yes: a commit git cannot sign says why (git's error line, not its last line)", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await git(root, ["config", "commit.gpgsign", "true"]);
+  await git(root, ["config", "gpg.program", "false"]);
+  const before = await snapshot(root);
+  assertSeamError(
+    "prune",
+    await prune(root, ["--yes"]),
+    1,
+    "PRUNE_FAILED",
+    /the commit failed .*\(git commit failed: error: gpg failed to sign the data\)/,
+  );
+  assert.deepEqual(await snapshot(root), before);
+});
+
+Deno.test("prune: a broken default report is named; a rulebook without served_when never reads it", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  const report = join(root, ".dochygiene/report-20261130T110000Z.json");
+  await writeFiles(root, {
+    ".dochygiene/report-20261130T110000Z.json": "{oops",
+    ".dochygiene/report-20261130T110000Z.md": "# report\n",
+  });
+  const broken = await prune(root, []);
+  assertSeamError("prune", broken, 2, "INVALID_REPORT", /not valid JSON/);
+  assert.ok(broken.stderr.includes(`${report}: the report is not valid JSON`), broken.stderr);
+
+  await Deno.writeTextFile(
+    join(root, ".dochygiene.yml"),
+    'rules:\n  - {match: "autoresearch/*/", lifetime: temporary}\n',
+  );
+  const run = await prune(root, []);
+  assert.equal(run.code, 0, run.stderr);
+});
+
+Deno.test("prune: the dry run lists a unit holding an assume-unchanged file as skipped by --yes, never as going", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await git(root, ["update-index", "--assume-unchanged", "autoresearch/run-5/notes.md"]);
+
+  const plan = JSON.parse((await prune(root, [])).stdout);
+  assert.deepEqual(plan.skipped.map((s: { path: string }) => s.path), ["autoresearch/run-5/"]);
+  assert.match(plan.skipped[0].reason, /assume-unchanged/);
+  const text = await runSeam("prune", ["--format", "text"], { cwd: root, env: ENV });
+  assert.match(text.stdout, /Goes with --yes \(2\):\n {2}autoresearch\/run-4\/ .*\n {2}openspec/);
+  assert.match(text.stdout, /Skipped by --yes \(1\):\n {2}autoresearch\/run-5\/ +git is told/);
+
+  const applied = JSON.parse((await prune(root, ["--yes"])).stdout);
+  assert.deepEqual(applied.skipped, plan.skipped);
+});
+
+/** `s` as one shell word. */
+function shellWord(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+Deno.test("prune: names with terminal escapes or bidi controls are quoted and escaped in the y/N prompt and the text", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+  }, OLD);
+  const evil = "runs/evil\x1b[2K\rdelete runs-scratch/";
+  const bidi = "runs/bidi\u202egnp.md/";
+  await writeFiles(root, { [`${evil}a.md`]: "a\n", [`${bidi}a.md`]: "b\n" });
+  const past = new Date(OLD);
+  for (const p of [`${evil}a.md`, evil, `${bidi}a.md`, bidi]) {
+    await Deno.utime(join(root, p), past, past);
+  }
+  const quoted = {
+    evil: String.raw`"runs/evil\u001b[2K\rdelete runs-scratch/"`,
+    bidi: String.raw`"runs/bidi\u202egnp.md/"`,
+  };
+
+  const dry = await runSeam("prune", ["--format", "text"], { cwd: root, env: ENV });
+  assert.ok(dry.stdout.includes(quoted.evil) && dry.stdout.includes(quoted.bidi), dry.stdout);
+  assert.ok(!["\x1b", "\r", "\u202e"].some((c) => dry.stdout.includes(c)), dry.stdout);
+
+  // On a terminal (script(1) gives prune one), --yes asks about each; "n" keeps both.
+  const command = [DENO, "run", "--quiet", `--config=${join(PACKAGE_DIR, "deno.json")}`]
+    .concat(PERMISSION_FLAGS.prune, join(PACKAGE_DIR, "prune.ts"), "--yes", "--format", "text")
+    .map(shellWord).join(" ");
+  const run = await runCommand("script", ["-qec", command, "/dev/null"], {
+    cwd: root,
+    env: { ...ENV, NO_COLOR: "1", CI: "" },
+    stdin: "n\nn\n",
+  });
+  assert.equal(run.code, 0, run.stdout);
+  assert.ok(run.stdout.includes(`delete ${quoted.bidi} (rank `), run.stdout);
+  assert.ok(run.stdout.includes(`delete ${quoted.evil} (rank `), run.stdout);
+  // (The terminal itself ends lines with \r\n.)
+  assert.ok(!["\x1b", "\u202e"].some((c) => run.stdout.includes(c)), run.stdout);
+  assert.ok(await Deno.lstat(join(root, evil, "a.md")));
 });
