@@ -14,6 +14,7 @@ import { checkStaleness } from "./lib/check_staleness.ts";
 import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
 import { loadConfig } from "./lib/load_config.ts";
+import { CLOCK_SLACK_MS } from "./lib/plan_prune.ts";
 import { readCapped } from "./lib/read_capped.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import {
@@ -22,7 +23,7 @@ import {
   resolveStateDir,
   STATE_DIR_NAME,
 } from "./lib/state_dir.ts";
-import { readState, type State, updateState } from "./lib/state_file.ts";
+import { futureTimes, readState, type State, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
 import { withLock } from "./lib/with_lock.ts";
 import { writeReportPair } from "./lib/write_report_pair.ts";
@@ -34,7 +35,8 @@ The dochygiene state store. Run it from the project root with:
 
 commands:
   show           print the state, days since the last check and whether the docs are stale
-  mark-checked   set last_check to now
+  mark-checked   set last_check to now (and any other time later than now, e.g. a
+                 clock_watermark written by a clock that ran ahead)
   report         validate a schema-v1 report (stdin, or --file F), write the report pair
                  (report-<stamp>.json + .md, older pairs removed) and set last_check
   doctor         check the root, the state directory, that git ignores .dochygiene/ and the
@@ -99,10 +101,13 @@ async function _show(ctx: SeamContext): Promise<SeamResult> {
   const stateDir = await resolveStateDir(ctx.root);
   const config = await loadConfig(ctx.root);
   const { state, status } = await readState(stateDir);
-  const derived = checkStaleness(state.last_check, ctx.clock.now(), config.threshold_days);
-  const ago = derived.days_since_check === null
-    ? "never"
-    : `${state.last_check} (${derived.days_since_check} days ago)`;
+  const now = ctx.clock.now();
+  const derived = checkStaleness(state.last_check, now, config.threshold_days);
+  // A check later than now counts as just checked, as for the reminder: never a negative count.
+  const days = derived.days_since_check === null ? null : Math.max(0, derived.days_since_check);
+  const future = futureTimes(state, now, CLOCK_SLACK_MS);
+  const when = (key: "last_reminded" | "last_prune") =>
+    `${state[key] ?? "never"}${future.includes(key) ? " (in the future)" : ""}`;
   return {
     json: {
       ok: true,
@@ -110,27 +115,50 @@ async function _show(ctx: SeamContext): Promise<SeamResult> {
       state_dir: stateDir,
       state_status: status,
       state,
-      ...derived,
+      days_since_check: days,
+      stale: derived.stale,
       threshold_days: config.threshold_days,
+      future_times: future,
     },
     text: [
       `root:           ${ctx.root}`,
       `state:          ${stateDir}/state.json (${status})`,
-      `last check:     ${ago}`,
+      `last check:     ${
+        days === null
+          ? "never"
+          : `${state.last_check} (${
+            future.includes("last_check") ? "in the future" : `${days} days ago`
+          })`
+      }`,
       `stale:          ${derived.stale ? "yes" : "no"} (threshold ${config.threshold_days} days)`,
-      `last reminded:  ${state.last_reminded ?? "never"}`,
-      `last prune:     ${state.last_prune ?? "never"}`,
+      `last reminded:  ${when("last_reminded")}`,
+      `last prune:     ${when("last_prune")}`,
+      ...(future.length > 0
+        ? [
+          `in the future:  ${
+            future.join(", ")
+          } (now is ${now.toISOString()}); if the clock is right, run mark-checked to reset them`,
+        ]
+        : []),
     ].join("\n"),
   };
 }
 
 async function _markChecked(ctx: SeamContext): Promise<SeamResult> {
   const stateDir = await _writableStateDir(ctx.root);
-  const { state, keptAside } = await _setLastCheck(ctx, stateDir);
+  const { state, keptAside, reset } = await _setLastCheck(ctx, stateDir, { resetFuture: true });
   return {
-    json: { ok: true, root: ctx.root, state_dir: stateDir, state, kept_corrupt: keptAside },
+    json: {
+      ok: true,
+      root: ctx.root,
+      state_dir: stateDir,
+      state,
+      kept_corrupt: keptAside,
+      reset_future: reset,
+    },
     text: [
       `last_check set to ${state.last_check} in ${stateDir}/state.json`,
+      ...(reset.length > 0 ? [`reset to now (they were later than now): ${reset.join(", ")}`] : []),
       ...(keptAside ? [`the corrupt state file was kept aside as ${keptAside}`] : []),
     ].join("\n"),
   };
@@ -146,7 +174,7 @@ async function _report(ctx: SeamContext): Promise<SeamResult> {
   // One critical section: a racing report cannot leave one writer's pair with another's last_check.
   const { written, state, keptAside } = await withLock(stateDir, async () => ({
     written: await writeReportPair(stateDir, report, { clock: ctx.clock, held: true }),
-    ...await _setLastCheck(ctx, stateDir, true),
+    ...await _setLastCheck(ctx, stateDir, { held: true }),
   }));
   return {
     json: {
@@ -170,7 +198,7 @@ async function _report(ctx: SeamContext): Promise<SeamResult> {
 }
 
 async function _doctor(ctx: SeamContext): Promise<SeamResult> {
-  const d = await diagnose(ctx.root);
+  const d = await diagnose(ctx.root, { clock: ctx.clock });
   const summary = d.healthy
     ? undefined
     : `doctor found ${d.problems.length} problem(s): ${d.problems.join("; ")}`;
@@ -185,15 +213,17 @@ async function _doctor(ctx: SeamContext): Promise<SeamResult> {
 }
 
 function _doctorText(d: Diagnosis): string {
-  const ignored = d.gitignore.ignored === null
+  const ignored = !d.git_repository
     ? "n/a (not a git repository)"
+    : d.gitignore.error !== null
+    ? `unknown: git failed (${d.gitignore.error})`
     : d.gitignore.ignored
     ? "yes"
     : "NO";
   const lines = [
     `root:        ${d.root}${d.git_repository ? "" : " (no .git found: not a git repository)"}`,
     `state dir:   ${d.state_dir.path} (${d.state_dir.status}, ${
-      d.state_dir.writable ? "writable" : "NOT writable by this process"
+      d.state_dir.writable ? "writable" : "NOT writable"
     })`,
     `state file:  ${d.state_file}`,
     `report:      ${d.report ? `${d.report.json} + .md` : "none"}`,
@@ -217,19 +247,31 @@ async function _writableStateDir(root: string): Promise<string> {
   return await ensureStateDir(root);
 }
 
+/**
+ * Sets `last_check` to now. With `resetFuture`, also every other time later
+ * than now plus the prune's clock slack: `mark-checked` is the user's word that
+ * the clock is right, so a watermark or banner date from a clock that ran
+ * ahead no longer defers prune or snoozes the reminder. `report` (run by the
+ * check skill) leaves them alone.
+ */
 async function _setLastCheck(
   ctx: SeamContext,
   stateDir: string,
-  held = false,
-): Promise<{ state: State; keptAside: string | null }> {
+  options: { held?: boolean; resetFuture?: boolean } = {},
+): Promise<{ state: State; keptAside: string | null; reset: string[] }> {
   let keptAside: string | null = null;
-  const now = ctx.clock.now().toISOString();
-  const state = await updateState(stateDir, (s) => ({ ...s, last_check: now }), {
+  let reset: string[] = [];
+  const now = ctx.clock.now();
+  const iso = now.toISOString();
+  const state = await updateState(stateDir, (s) => {
+    reset = options.resetFuture ? futureTimes(s, now, CLOCK_SLACK_MS) : [];
+    return { ...s, ...Object.fromEntries(reset.map((key) => [key, iso])), last_check: iso };
+  }, {
     clock: ctx.clock,
-    held,
+    held: options.held,
     onKeptAside: (path) => (keptAside = path),
   });
-  return { state, keptAside };
+  return { state, keptAside, reset };
 }
 
 async function _readReportText(file: string | undefined): Promise<string> {

@@ -83,11 +83,6 @@ function _instant(iso) {
 // lib/find_entry.ts
 function findEntry(dir, name) {
   try {
-    for (const entry of Deno.readDirSync(dir)) if (entry.name === name) return entry;
-    return void 0;
-  } catch {
-  }
-  try {
     return Deno.lstatSync(`${dir}/${name}`);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return void 0;
@@ -207,7 +202,9 @@ async function readThreshold(root) {
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    if (!entry.isFile && !(entry.isSymlink && _isSmallFile(path))) return DEFAULT_THRESHOLD_DAYS;
+    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && _isSmallFile(path))) {
+      return DEFAULT_THRESHOLD_DAYS;
+    }
     const text = Deno.readTextFileSync(path);
     if (text.length > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const scanned = _scan(text);
@@ -265,6 +262,7 @@ function _inspect(root, dir) {
   try {
     return findEntry(root, STATE_DIR_NAME);
   } catch (err) {
+    if (err instanceof Deno.errors.NotCapable) throw err;
     throw new DochygieneError("STATE_DIR_INVALID", `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`);
   }
 }
@@ -317,6 +315,37 @@ async function syncDir(dir) {
   }
 }
 
+// lib/validate_report.ts
+var MAX_REPORT_BYTES = 16 * 1024 * 1024;
+var MAX_JSON_DEPTH = 64;
+var _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+function isIsoTimestamp(value, options = {}) {
+  const m = typeof value === "string" ? _ISO.exec(value) : null;
+  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
+  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
+}
+function exceedsDepth(value, maxDepth = MAX_JSON_DEPTH) {
+  const pending = [
+    [
+      value,
+      1
+    ]
+  ];
+  for (let item = pending.pop(); item !== void 0; item = pending.pop()) {
+    const [node, depth] = item;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(node)) pending.push([
+      child,
+      depth + 1
+    ]);
+  }
+  return false;
+}
+
 // lib/with_lock.ts
 async function withLock(stateDir, fn, options = {}) {
   const { timeoutMs = 5e3, pollMs = 5 } = options;
@@ -340,6 +369,7 @@ async function withLock(stateDir, fn, options = {}) {
 
 // lib/state_file.ts
 var STATE_FILE_NAME = "state.json";
+var MAX_STATE_BYTES = 1024 * 1024;
 var _TIME_KEYS = [
   "last_check",
   "last_reminded",
@@ -367,9 +397,11 @@ function parseState(text) {
   if (record.schema_version !== 1) return void 0;
   for (const key of _TIME_KEYS) {
     const v = record[key];
-    if (v === void 0 || v === null) continue;
-    if (typeof v !== "string" || Number.isNaN(Date.parse(v))) return void 0;
+    if (v !== void 0 && v !== null && !isIsoTimestamp(v, {
+      utcMillis: true
+    })) return void 0;
   }
+  if (exceedsDepth(record)) return void 0;
   return {
     ...emptyState(),
     ...record
@@ -377,17 +409,20 @@ function parseState(text) {
 }
 async function readState(stateDir) {
   const path = join(stateDir, STATE_FILE_NAME);
+  const corrupt = {
+    state: emptyState(),
+    status: "corrupt"
+  };
   let text;
   try {
-    const listed = _listed(stateDir);
-    if (listed === "absent") return {
+    let info = findEntry(stateDir, STATE_FILE_NAME);
+    if (info === void 0) return {
       state: emptyState(),
       status: "missing"
     };
-    if (listed === "other") {
-      const info = Deno.statSync(path);
-      if (!info.isFile && !info.isDirectory) throw new _NotRegular();
-    }
+    if (info.isSymlink) info = Deno.statSync(path);
+    if (!info.isFile && !info.isDirectory) throw new _NotRegular();
+    if (info.isFile && info.size > MAX_STATE_BYTES) return corrupt;
     text = Deno.readTextFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return {
@@ -398,22 +433,12 @@ async function readState(stateDir) {
     const what = err instanceof Deno.errors.IsADirectory ? "is a directory" : err instanceof _NotRegular ? "is not a regular file" : `cannot be read (${(err instanceof Error ? err.message : String(err)).split("\n")[0]})`;
     throw new DochygieneError("STATE_FILE_UNREADABLE", `${path} ${what}: move it away (dochygiene starts a fresh state) and run again`);
   }
+  if (text.length > MAX_STATE_BYTES) return corrupt;
   const state = parseState(text);
   return state ? {
     state,
     status: "ok"
-  } : {
-    state: emptyState(),
-    status: "corrupt"
-  };
-}
-function _listed(stateDir) {
-  try {
-    const entry = findEntry(stateDir, STATE_FILE_NAME);
-    return entry === void 0 ? "absent" : entry.isFile ? "file" : "other";
-  } catch {
-    return "other";
-  }
+  } : corrupt;
 }
 var _NotRegular = class extends Error {
   name = "NotRegular";
@@ -423,6 +448,7 @@ function updateState(stateDir, change, options = {}) {
     const { state, status } = await readState(stateDir);
     const next = change(JSON.parse(JSON.stringify(state)), status);
     if (next === void 0) return state;
+    _removeLeftoverStateTemps(stateDir);
     if (status === "corrupt") {
       const aside = await keepCorrupt(stateDir, options.clock?.now() ?? /* @__PURE__ */ new Date());
       options.onKeptAside?.(aside);
@@ -430,6 +456,15 @@ function updateState(stateDir, change, options = {}) {
     await atomicWrite(join(stateDir, STATE_FILE_NAME), JSON.stringify(next, null, 2) + "\n");
     return next;
   }, options);
+}
+function _removeLeftoverStateTemps(stateDir) {
+  for (const entry of Deno.readDirSync(stateDir)) {
+    if (!entry.name.startsWith(`.${STATE_FILE_NAME}.tmp-`)) continue;
+    try {
+      Deno.removeSync(join(stateDir, entry.name));
+    } catch {
+    }
+  }
 }
 async function keepCorrupt(stateDir, now) {
   const base = join(stateDir, `${STATE_FILE_NAME}.corrupt-${fileStamp(now)}`);

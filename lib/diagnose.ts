@@ -7,13 +7,15 @@
  */
 
 import { join } from "node:path";
+import { type Clock, systemClock } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
 import { CONFIG_FILE_NAME, loadConfig } from "./load_config.ts";
 import { pathExists } from "./path_exists.ts";
+import { CLOCK_SLACK_MS } from "./plan_prune.ts";
 import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
-import { readState, STATE_FILE_NAME } from "./state_file.ts";
+import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
 
 /** The `.gitignore` line that keeps the state directory out of git. */
 export const GITIGNORE_LINE = ".dochygiene/";
@@ -32,11 +34,19 @@ export interface Diagnosis {
     path: string;
     /** `ok`, `missing` (created on the first write; healthy) or `invalid` (symlink, file, outside the root, unreadable). */
     status: "ok" | "missing" | "invalid";
-    /** Whether this process holds Deno write permission for it. */
+    /**
+     * Whether this process can write it: Deno's write permission and, when the
+     * directory exists, the operating system's (owner, mode, read-only mount),
+     * tried by creating and removing an empty probe file.
+     */
     writable: boolean;
   };
   /** The state file: `ok`, `missing` (never checked), `corrupt`, `unreadable`, or `unknown` when the directory is invalid. */
   state_file: "ok" | "missing" | "corrupt" | "unreadable" | "unknown";
+  /** The state's timestamps later than now plus five minutes (`clock_watermark`, …). */
+  future_times: string[];
+  /** Temp files of interrupted writes in the state directory (names, sorted). */
+  leftover_temps: string[];
   /** The current report pair, if any. */
   report: ReportPair | null;
   /** Git's view of the state directory (`null` fields outside a repository). */
@@ -47,6 +57,8 @@ export interface Diagnosis {
     tracked: boolean | null;
     /** The exact line to add to `<root>/.gitignore` when not ignored. */
     line: string;
+    /** Why git could not tell, when it failed in a repository; else `null`. */
+    error: string | null;
   };
   /** `.dochygiene.yml`. */
   config: {
@@ -62,7 +74,10 @@ export interface Diagnosis {
 }
 
 /**
- * Gathers the doctor's facts for `root` without writing anything.
+ * Gathers the doctor's facts for `root`. It edits nothing: the one thing it
+ * creates is an empty probe file in an existing state directory, removed at
+ * once, because only a write tells whether the operating system allows one.
+ * `clock` (default: the system clock) dates the future-timestamp check.
  *
  * @example
  * ```ts
@@ -77,11 +92,14 @@ export interface Diagnosis {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function diagnose(root: string): Promise<Diagnosis> {
+export async function diagnose(root: string, options: { clock?: Clock } = {}): Promise<Diagnosis> {
   const problems: string[] = [];
   const stateDirPath = join(root, STATE_DIR_NAME);
+  const statePath = join(stateDirPath, STATE_FILE_NAME);
   let dirStatus: Diagnosis["state_dir"]["status"] = "invalid";
   let stateFile: Diagnosis["state_file"] = "unknown";
+  let future: string[] = [];
+  let leftovers: string[] = [];
   let report: ReportPair | null = null;
   try {
     await resolveStateDir(root);
@@ -89,23 +107,46 @@ export async function diagnose(root: string): Promise<Diagnosis> {
   } catch (err) {
     problems.push(_message(err));
   }
-  const writable = hasWritePermission(stateDirPath);
+  let writable = hasWritePermission(stateDirPath);
   if (!writable) {
     problems.push(
       `no write permission for ${stateDirPath}: run from the project root (cd ${root}) so that --allow-write=.dochygiene names it`,
     );
+  } else if (dirStatus === "ok") {
+    const denied = _writeDenied(stateDirPath);
+    writable = denied === undefined;
+    if (denied !== undefined) {
+      problems.push(
+        `${stateDirPath} is not writable by this user (${denied}): fix its owner or mode`,
+      );
+    }
   }
   if (dirStatus !== "invalid") {
     try {
-      stateFile = (await readState(stateDirPath)).status;
+      const read = await readState(stateDirPath);
+      stateFile = read.status;
       if (stateFile === "corrupt") {
         problems.push(
-          `${
-            join(stateDirPath, STATE_FILE_NAME)
-          } is corrupt: the next write keeps it aside as state.json.corrupt-<stamp> and starts fresh (run state.ts mark-checked)`,
+          `${statePath} is corrupt: the next write keeps it aside as state.json.corrupt-<stamp> and starts fresh (run state.ts mark-checked)`,
+        );
+      }
+      const now = (options.clock ?? systemClock).now();
+      future = futureTimes(read.state, now, CLOCK_SLACK_MS);
+      if (future.length > 0) {
+        const times = future.map((key) => `${key} ${read.state[key]}`).join(", ");
+        problems.push(
+          `${statePath} holds times later than now (${now.toISOString()}): ${times}; they silence the reminder and defer prune: if the clock is right, run state.ts mark-checked (it resets them to now)`,
         );
       }
       report = (await findReportPair(stateDirPath)) ?? null;
+      if (dirStatus === "ok") leftovers = _tempFiles(stateDirPath);
+      if (leftovers.length > 0) {
+        problems.push(
+          `${stateDirPath} holds ${leftovers.length} temp file(s) of interrupted writes (${
+            leftovers.join(", ")
+          }): delete them while no dochygiene command runs (the next state write removes those of state.json)`,
+        );
+      }
     } catch (err) {
       stateFile = "unreadable";
       problems.push(_message(err));
@@ -114,6 +155,7 @@ export async function diagnose(root: string): Promise<Diagnosis> {
   const gitRepository = await pathExists(join(root, ".git"));
   let ignored: boolean | null = null;
   let tracked: boolean | null = null;
+  let gitError: string | null = null;
   if (gitRepository) {
     try {
       ignored = await _isIgnored(root);
@@ -131,7 +173,8 @@ export async function diagnose(root: string): Promise<Diagnosis> {
         );
       }
     } catch (err) {
-      problems.push(_message(err));
+      gitError = _message(err);
+      problems.push(gitError);
     }
   }
   const configPath = join(root, CONFIG_FILE_NAME);
@@ -148,8 +191,10 @@ export async function diagnose(root: string): Promise<Diagnosis> {
     git_repository: gitRepository,
     state_dir: { path: stateDirPath, status: dirStatus, writable },
     state_file: stateFile,
+    future_times: future,
+    leftover_temps: leftovers,
     report,
-    gitignore: { ignored, tracked, line: GITIGNORE_LINE },
+    gitignore: { ignored, tracked, line: GITIGNORE_LINE, error: gitError },
     config: { path: configPath, present: await pathExists(configPath), valid },
     problems,
   };
@@ -172,6 +217,38 @@ async function _isIgnored(root: string): Promise<boolean> {
   });
   const hits = new Set(new TextDecoder().decode(stdout).split("\0"));
   return files.every((f) => hits.has(f));
+}
+
+/** An atomic write's temp file, `.<name>.tmp-<pid>-<ms>-<n>` (see `atomicWrite`). */
+const _TEMP_FILE = /^\..+\.tmp-\d+-\d+-\d+$/;
+
+/**
+ * The atomic-write temp files in `dir`, sorted: a write renames its own within
+ * milliseconds, so one that is there was almost surely left by a killed writer.
+ */
+function _tempFiles(dir: string): string[] {
+  const names: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (_TEMP_FILE.test(entry.name)) names.push(entry.name);
+  }
+  return names.sort();
+}
+
+/**
+ * Why the operating system refuses a new file in `dir` (owner, mode,
+ * read-only mount), or `undefined` when it allows one. The probe is named like
+ * an atomic write's temp file, so one left by a killed doctor is listed.
+ */
+function _writeDenied(dir: string): string | undefined {
+  const probe = join(dir, `.doctor-probe.tmp-${Deno.pid}-${Date.now()}-0`);
+  try {
+    Deno.openSync(probe, { write: true, createNew: true }).close();
+    Deno.removeSync(probe);
+    return undefined;
+  } catch (err) {
+    // "Permission denied (os error 13): open '<probe>'": the probe's name would only confuse.
+    return _message(err).replace(/: \w+ '.*$/, "");
+  }
 }
 
 async function _isTracked(root: string): Promise<boolean> {

@@ -28,7 +28,7 @@ export class YamlError extends Error {
 /**
  * Parses one YAML document into plain JavaScript values.
  *
- * @throws {YamlError} for syntax errors, duplicate keys, too many aliases, or text over {@linkcode MAX_YAML_BYTES}.
+ * @throws {YamlError} for syntax errors, duplicate keys, more than one document, too many aliases, or text over {@linkcode MAX_YAML_BYTES}.
  *
  * @example
  * ```ts
@@ -51,7 +51,11 @@ export function parseYaml(text: string): unknown {
   const first = doc.errors[0];
   if (first) {
     const line = first.linePos?.[0]?.line;
-    throw new YamlError(first.message.split("\n")[0], line);
+    // The library's own text advises an API call ("use YAML.parseAllDocuments()").
+    const message = first.code === "MULTIPLE_DOCS"
+      ? `holds more than one YAML document (a second one starts at line ${line}); keep one`
+      : first.message.split("\n")[0];
+    throw new YamlError(message, line);
   }
   try {
     return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });

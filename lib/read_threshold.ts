@@ -48,17 +48,17 @@ const _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/
  */
 export async function readThreshold(root: string): Promise<number> {
   try {
-    // Listed first: most projects have no config, and a thrown NotFound costs start-up time.
+    // Looked up first: most projects have no config.
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === undefined) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
     // Synchronous calls: cheaper than async ones on the hook's start-up path.
     // A FIFO or device would block the read; loadConfig refuses both anyway. The
-    // listing tells a regular file apart without a stat or an open (the first of
-    // either costs ~0.35 ms of start-up); only a symlink is followed by a stat. A
-    // regular file is read whole and then held to the cap: a config over 1 MiB is
-    // not something to optimise for.
-    if (!entry.isFile && !(entry.isSymlink && _isSmallFile(path))) return DEFAULT_THRESHOLD_DAYS;
+    // lookup's lstat tells a regular file and its size apart without an open;
+    // only a symlink is followed by a stat. Nothing over the cap is read.
+    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && _isSmallFile(path))) {
+      return DEFAULT_THRESHOLD_DAYS;
+    }
     const text = Deno.readTextFileSync(path);
     if (text.length > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const scanned = _scan(text);

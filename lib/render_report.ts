@@ -17,7 +17,11 @@ import {
  * Renders `report` as Markdown: a header with its timestamps, summary counts
  * per category, operation and safety tier (fixed enum order), then one
  * section per tier (`auto`, `confirm`, `never`) with a table of its entries
- * sorted by path (locale-independent). Cells escape `|`, `\` and line breaks.
+ * sorted by path (locale-independent). Cells show their text literally in
+ * any renderer: `\` and `|` are backslash-escaped, `<` becomes `&lt;` and a
+ * `&` that would start a character reference `&amp;` (so no HTML tag or
+ * comment opens), line breaks become `<br>`, and other control characters
+ * (C0, DEL, C1) show as `\xNN`.
  *
  * @example
  * ```ts
@@ -35,6 +39,24 @@ import {
  * });
  * assert.ok(md.includes("docs/a\\|b.md"));
  * assert.ok(md.includes("old<br>and unused"));
+ * ```
+ *
+ * @example HTML and control characters stay visible text
+ * ```ts
+ * import { renderReport } from "./render_report.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const md = renderReport({
+ *   schema_version: 1,
+ *   generated_at: "2026-11-30T03:36:18.000Z",
+ *   scan_generated_at: "2026-11-30T03:30:00.000Z",
+ *   entries: [{
+ *     path: "a.md", category: "ok", op_type: "keep", op: "Keep <!-- it.",
+ *     safety_tier: "never", rationale: "R&D &amp; \x1b[2J", signals: [],
+ *   }],
+ * });
+ * assert.ok(md.includes("| Keep &lt;!-- it. |"));
+ * assert.ok(md.includes("| R&D &amp;amp; \\x1b[2J |"));
  * ```
  */
 export function renderReport(report: Report): string {
@@ -105,11 +127,22 @@ function _signalKinds(entry: ReportEntry): string {
   return [...counts].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(", ");
 }
 
+/** `&` that starts a character reference (`&amp;`, `&#60;`, `&#x3C;`), which would not show as typed. */
+const _REFERENCE = /&(?=[A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#[xX][0-9A-Fa-f]+;)/g;
+/** Control characters but the line breaks, which become `<br>`. */
+// deno-lint-ignore no-control-regex
+const _CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
+
 function _cell(text: string): string {
   return text
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
+    .replace(_REFERENCE, "&amp;")
+    // No tag, comment or raw HTML block can open: an unclosed `<!--` would hide every later row.
+    .replace(/</g, "&lt;")
     .replace(/\r\n|\r|\n/g, "<br>")
+    // Visible, and no escape sequence reaches a terminal that shows the file.
+    .replace(_CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
     .trim();
 }
 

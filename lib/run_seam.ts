@@ -9,7 +9,9 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type Clock, clockFromEnv } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { findEntry } from "./find_entry.ts";
 import { findRoot } from "./find_root.ts";
+import { basename, dirname } from "./path.ts";
 import { VERSION } from "./version.ts";
 
 /** Output format of a seam. */
@@ -106,20 +108,19 @@ export async function runSeam(
         options: { ..._COMMON, ...spec.options },
         allowPositionals: spec.allowPositionals ?? false,
         strict: true,
+        tokens: true,
       });
     } catch (err) {
-      throw new DochygieneError(
-        "USAGE",
-        `${err instanceof Error ? err.message.split("\n")[0] : err}; see --help`,
-        2,
-      );
+      throw new DochygieneError("USAGE", `${_usageProblem(err)}; see --help`, 2);
     }
-    const { values, positionals } = parsed;
-    if (values.format !== undefined && values.format !== "json" && values.format !== "text") {
+    const { values, positionals, tokens } = parsed;
+    for (const token of tokens) {
+      if (token.kind !== "option" || token.name !== "format") continue;
+      if (token.value === "json" || token.value === "text") continue;
       format = "json";
       throw new DochygieneError(
         "USAGE",
-        `--format must be json or text (got "${values.format}")`,
+        `--format must be json or text (got "${token.value}")`,
         2,
       );
     }
@@ -170,8 +171,9 @@ export async function runSeam(
 
 /**
  * Maps any thrown value to a {@linkcode DochygieneError}: expected failures
- * pass through, Deno permission errors become `NO_PERMISSION`, anything else
- * `INTERNAL` (exit 1) with its message on one line.
+ * pass through, Deno's sandbox denials become `NO_PERMISSION` (the flags are
+ * the fix), the operating system's `ACCESS_DENIED` (owner or mode is the
+ * fix), anything else `INTERNAL` (exit 1) with its message on one line.
  *
  * @example
  * ```ts
@@ -184,28 +186,97 @@ export async function runSeam(
 export function toFailure(err: unknown): DochygieneError {
   if (err instanceof DochygieneError) return err;
   const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
-  if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+  if (err instanceof Deno.errors.NotCapable) {
     return new DochygieneError(
       "NO_PERMISSION",
       `${message}; run with the permission flags documented in the README`,
     );
   }
+  // The operating system refused (owner, mode), not Deno's sandbox: no flag fixes that.
+  if (err instanceof Deno.errors.PermissionDenied) {
+    return new DochygieneError("ACCESS_DENIED", _osDenial(message));
+  }
   return new DochygieneError("INTERNAL", `unexpected error: ${message}; please report it`);
 }
 
+/** Deno's OS errors name the call and its path: `Permission denied (os error 13): open '/x/y'`. */
+const _OS_CALL = /^(.*?): (\w+) '(.*?)'(?: -> '.*')?$/;
+/** Calls that only look: the path they name is what this user may not read. */
+const _READ_CALLS = ["stat", "lstat", "readdir", "readfile", "realpath", "readlink"];
+
+/** What the operating system refused, and that owner or mode is the fix. */
+function _osDenial(message: string): string {
+  const m = _OS_CALL.exec(message);
+  if (m === null) return `${message}: the operating system refused; fix the owner or mode it names`;
+  const [, reason, call, path] = m;
+  if (_READ_CALLS.includes(call)) {
+    return `${path} cannot be read by this user (${reason}): fix its owner or mode, or its directory's`;
+  }
+  if (call === "open" && _existing(path)) {
+    return `${path} cannot be opened by this user (${reason}): fix its owner or mode`;
+  }
+  // Creating, renaming or removing an entry is refused by its directory.
+  return `${dirname(path)} is not writable by this user (${reason}): fix its owner or mode`;
+}
+
+/** Whether `path` exists; `false` as well when that cannot be told. */
+function _existing(path: string): boolean {
+  try {
+    return findEntry(dirname(path), basename(path)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * parseArgs' message on one line, without the advice to quote an unknown
+ * option after `--` (which, cut to its first line, loses a quote).
+ */
+function _usageProblem(err: unknown): string {
+  const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
+  const unknown = /^Unknown option '(.*?)'(?:\. To specify a positional argument|$)/.exec(message);
+  if (unknown) return `unknown option ${unknown[1]}`;
+  // An option last, or before another option, with no value: "argument missing"/"is ambiguous".
+  const value = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/
+    .exec(message);
+  return value
+    ? `${value[1]} needs a value (${value[1]} VALUE; one that starts with "-": ${value[1]}=VALUE)`
+    : message;
+}
+
+/**
+ * The output format for errors found before the arguments parse: the last
+ * `--format` before `--`, as parseArgs takes it; a bad last value is reported
+ * as JSON once parsing gets that far.
+ */
 function _guessFormat(args: string[]): Format {
-  const i = args.findIndex((a) => a === "--format" || a.startsWith("--format="));
-  const value = i < 0 ? undefined : args[i].includes("=") ? args[i].split("=")[1] : args[i + 1];
+  let value: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== "--"; i++) {
+    if (args[i] === "--format") value = args[++i];
+    else if (args[i].startsWith("--format=")) value = args[i].slice("--format=".length);
+  }
   if (value === "text" || value === "json") return value;
   return Deno.stdout.isTerminal() ? "text" : "json";
 }
 
 async function _assertDirectory(path: string): Promise<void> {
+  let isDirectory = false;
   try {
-    if ((await Deno.stat(path)).isDirectory) return;
-  } catch {
-    // Reported below.
+    isDirectory = (await Deno.stat(path)).isDirectory;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotCapable) throw err;
+    if (!(err instanceof Deno.errors.NotFound) && !(err instanceof Deno.errors.NotADirectory)) {
+      // Exists, but this user may not look (a directory above it is not searchable).
+      throw new DochygieneError(
+        "BAD_ROOT",
+        `--root ${path} cannot be read (${
+          err instanceof Error ? err.message.split("\n")[0] : err
+        }); name a directory this user can read`,
+        2,
+      );
+    }
   }
+  if (isDirectory) return;
   throw new DochygieneError(
     "BAD_ROOT",
     `--root ${path} is not a directory; name an existing one`,

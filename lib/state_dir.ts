@@ -117,12 +117,14 @@ export function hasWritePermission(stateDir: string): boolean {
 
 /**
  * The kind of `<root>/.dochygiene` without following a symlink, or `undefined`
- * when absent, from the root's listing (see `findEntry`).
+ * when absent (see `findEntry`).
  */
-function _inspect(root: string, dir: string): Deno.DirEntry | Deno.FileInfo | undefined {
+function _inspect(root: string, dir: string): Deno.FileInfo | undefined {
   try {
     return findEntry(root, STATE_DIR_NAME);
   } catch (err) {
+    // Deno's sandbox said no (--deny-read): the seams name the flags for that.
+    if (err instanceof Deno.errors.NotCapable) throw err;
     throw new DochygieneError(
       "STATE_DIR_INVALID",
       `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`,

@@ -10,10 +10,18 @@ import { atomicWrite } from "./atomic_write.ts";
 import { type Clock, fileStamp } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findEntry } from "./find_entry.ts";
+import { exceedsDepth, isIsoTimestamp } from "./validate_report.ts";
 import { type LockOptions, withLock } from "./with_lock.ts";
 
 /** File name of the state file inside the state directory. */
 export const STATE_FILE_NAME = "state.json";
+
+/**
+ * Largest state file read, in bytes. A few hundred bytes is normal; a larger
+ * file is corrupt (it is never read, and the next write moves it aside by
+ * renaming it), so a huge one cannot stall or crash the SessionStart hook.
+ */
+export const MAX_STATE_BYTES = 1024 * 1024;
 
 /** The state file, schema v1. Unknown keys are carried along untouched. */
 export interface State {
@@ -35,11 +43,14 @@ export interface State {
 export interface StateRead {
   /** The state, defaults filled in (all `null` when missing or corrupt). */
   state: State;
-  /** `missing`: no file; `corrupt`: unparsable or wrong types; `ok` otherwise. */
+  /** `missing`: no file; `corrupt`: unparsable, wrong types or too large; `ok` otherwise. */
   status: "ok" | "missing" | "corrupt";
 }
 
 const _TIME_KEYS = ["last_check", "last_reminded", "last_prune", "clock_watermark"] as const;
+
+/** A timestamp key of {@linkcode State}. */
+export type TimeKey = typeof _TIME_KEYS[number];
 
 /**
  * A fresh, never-checked state.
@@ -64,8 +75,9 @@ export function emptyState(): State {
 
 /**
  * Parses state-file text. Returns `undefined` when it is not a JSON object
- * with schema_version 1 and ISO-or-null timestamps (the caller treats that as
- * corrupt).
+ * with schema_version 1 whose timestamps are `null` or ISO-8601 UTC with
+ * milliseconds (`2026-11-30T03:36:18.000Z`), or when it nests deeper than
+ * `MAX_JSON_DEPTH` (the caller treats all of that as corrupt).
  *
  * @example
  * ```ts
@@ -75,6 +87,7 @@ export function emptyState(): State {
  * const s = parseState('{"schema_version":1,"last_check":null,"x":1}');
  * assert.equal(s?.x, 1);
  * assert.equal(parseState("{oops"), undefined);
+ * assert.equal(parseState('{"schema_version":1,"last_check":"1"}'), undefined);
  * ```
  */
 export function parseState(text: string): State | undefined {
@@ -89,15 +102,41 @@ export function parseState(text: string): State | undefined {
   if (record.schema_version !== 1) return undefined;
   for (const key of _TIME_KEYS) {
     const v = record[key];
-    if (v === undefined || v === null) continue;
-    if (typeof v !== "string" || Number.isNaN(Date.parse(v))) return undefined;
+    if (v !== undefined && v !== null && !isIsoTimestamp(v, { utcMillis: true })) return undefined;
   }
+  // Serialising it (every write, `show`) would overflow the stack.
+  if (exceedsDepth(record)) return undefined;
   return { ...emptyState(), ...record } as State;
 }
 
 /**
+ * The timestamps of `state` later than `now` by more than `slackMs`: written
+ * with a clock that ran ahead, or this clock went back. A future `last_check`
+ * silences the reminder and a future `clock_watermark` defers every age-based
+ * prune until the clock catches up.
+ *
+ * @example
+ * ```ts
+ * import { emptyState, futureTimes } from "./state_file.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const state = { ...emptyState(), clock_watermark: "2099-01-01T00:00:00.000Z" };
+ * assert.deepEqual(futureTimes(state, new Date("2026-11-30T00:00:00Z"), 300_000), [
+ *   "clock_watermark",
+ * ]);
+ * ```
+ */
+export function futureTimes(state: State, now: Date, slackMs: number): TimeKey[] {
+  return _TIME_KEYS.filter((key) => {
+    const value = state[key];
+    return value !== null && Date.parse(value) > now.getTime() + slackMs;
+  });
+}
+
+/**
  * Reads `<stateDir>/state.json` without locking and without writing: missing
- * means never checked, corrupt is reported as such.
+ * means never checked, corrupt is reported as such. A file larger than
+ * {@linkcode MAX_STATE_BYTES} is corrupt and is not read.
  *
  * @throws {DochygieneError} `STATE_FILE_UNREADABLE` (exit 1) when it is a directory or unreadable.
  *
@@ -117,15 +156,15 @@ export function parseState(text: string): State | undefined {
 // deno-lint-ignore require-await
 export async function readState(stateDir: string): Promise<StateRead> {
   const path = join(stateDir, STATE_FILE_NAME);
+  const corrupt: StateRead = { state: emptyState(), status: "corrupt" };
   let text: string;
   try {
-    const listed = _listed(stateDir);
-    if (listed === "absent") return { state: emptyState(), status: "missing" };
-    if (listed === "other") {
-      // A FIFO or a device (a symlink to /dev/zero) would block or never end: stat first.
-      const info = Deno.statSync(path);
-      if (!info.isFile && !info.isDirectory) throw new _NotRegular();
-    }
+    let info = findEntry(stateDir, STATE_FILE_NAME);
+    if (info === undefined) return { state: emptyState(), status: "missing" };
+    if (info.isSymlink) info = Deno.statSync(path);
+    // A FIFO or a device (a symlink to /dev/zero) would block or never end.
+    if (!info.isFile && !info.isDirectory) throw new _NotRegular();
+    if (info.isFile && info.size > MAX_STATE_BYTES) return corrupt;
     text = Deno.readTextFileSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return { state: emptyState(), status: "missing" };
@@ -140,22 +179,10 @@ export async function readState(stateDir: string): Promise<StateRead> {
       `${path} ${what}: move it away (dochygiene starts a fresh state) and run again`,
     );
   }
+  // Replaced by a larger file since the lstat: still never parsed.
+  if (text.length > MAX_STATE_BYTES) return corrupt;
   const state = parseState(text);
-  return state ? { state, status: "ok" } : { state: emptyState(), status: "corrupt" };
-}
-
-/**
- * How the state directory lists `state.json`: a regular file is read at once
- * and an absent one throws nothing (the hook's start-up path); anything else
- * (a symlink, a directory neither listed nor searchable) is left to `stat`.
- */
-function _listed(stateDir: string): "file" | "absent" | "other" {
-  try {
-    const entry = findEntry(stateDir, STATE_FILE_NAME);
-    return entry === undefined ? "absent" : entry.isFile ? "file" : "other";
-  } catch {
-    return "other";
-  }
+  return state ? { state, status: "ok" } : corrupt;
 }
 
 /** A state path that exists but is neither a file nor a directory. */
@@ -175,8 +202,9 @@ export interface UpdateOptions extends LockOptions {
  * Serialised read-modify-write of the state file: under the state lock, read
  * it (a corrupt file is first renamed to `state.json.corrupt-<stamp>`), let
  * `change` return the new state (or `undefined` to write nothing), and write it
- * atomically. Keys `change` does not touch are preserved. Returns what is on
- * disk afterwards.
+ * atomically. Keys `change` does not touch are preserved. Before writing, the
+ * `.state.json.tmp-*` files left by killed writers are removed. Returns what
+ * is on disk afterwards.
  *
  * @example
  * ```ts
@@ -199,6 +227,7 @@ export function updateState(
     // The state is plain JSON, so a JSON round trip is a full copy (structuredClone costs the hook start-up time).
     const next = change(JSON.parse(JSON.stringify(state)), status);
     if (next === undefined) return state;
+    _removeLeftoverStateTemps(stateDir);
     if (status === "corrupt") {
       // Not inside `onKeptAside?.(…)`: optional chaining would skip the move when no callback is given.
       const aside = await keepCorrupt(stateDir, options.clock?.now() ?? new Date());
@@ -207,6 +236,23 @@ export function updateState(
     await atomicWrite(join(stateDir, STATE_FILE_NAME), JSON.stringify(next, null, 2) + "\n");
     return next;
   }, options);
+}
+
+/**
+ * Removes the `.state.json.tmp-*` files of writers killed between creating
+ * their temp file and renaming it (see `atomicWrite`). Called under the lock:
+ * every state write holds it from creating its temp file to renaming it, so
+ * none of them belongs to a live writer.
+ */
+function _removeLeftoverStateTemps(stateDir: string): void {
+  for (const entry of Deno.readDirSync(stateDir)) {
+    if (!entry.name.startsWith(`.${STATE_FILE_NAME}.tmp-`)) continue;
+    try {
+      Deno.removeSync(join(stateDir, entry.name));
+    } catch {
+      // Best effort: the write that follows reports a directory it cannot change.
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { fixedClock } from "../lib/clock.ts";
 import { diagnose, GITIGNORE_LINE } from "../lib/diagnose.ts";
 import { git, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
 
@@ -15,7 +16,12 @@ Deno.test("a repository that ignores .dochygiene/ with a valid config is healthy
   assert.equal(d.git_repository, true);
   assert.deepEqual(d.state_dir, { path: `${repo.path}/.dochygiene`, status: "ok", writable: true });
   assert.equal(d.state_file, "ok");
-  assert.deepEqual(d.gitignore, { ignored: true, tracked: false, line: ".dochygiene/" });
+  assert.deepEqual(d.gitignore, {
+    ignored: true,
+    tracked: false,
+    line: ".dochygiene/",
+    error: null,
+  });
   assert.deepEqual(d.config, { path: `${repo.path}/.dochygiene.yml`, present: true, valid: true });
 });
 
@@ -106,7 +112,12 @@ Deno.test("outside a git repository the gitignore facts are null and not a probl
   await using dir = await tempDir();
   const d = await diagnose(dir.path);
   assert.equal(d.git_repository, false);
-  assert.deepEqual(d.gitignore, { ignored: null, tracked: null, line: ".dochygiene/" });
+  assert.deepEqual(d.gitignore, {
+    ignored: null,
+    tracked: null,
+    line: ".dochygiene/",
+    error: null,
+  });
   assert.equal(d.healthy, true);
 });
 
@@ -116,4 +127,58 @@ Deno.test("no write permission is reported as a problem, not thrown", {
   const d = await diagnose(Deno.cwd());
   assert.equal(d.state_dir.writable, false);
   assert.ok(d.problems.some((p) => p.startsWith("no write permission for ")));
+});
+
+Deno.test("times later than now plus five minutes are a problem naming mark-checked; five minutes is slack", async () => {
+  await using repo = await tempRepo();
+  const now = new Date("2026-11-30T03:36:18.000Z");
+  const soon = new Date(now.getTime() + 5 * 60_000).toISOString();
+  await writeFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene/state.json": JSON.stringify({
+      schema_version: 1,
+      last_check: soon,
+      clock_watermark: "2099-01-01T00:00:00.000Z",
+    }),
+  });
+  const d = await diagnose(repo.path, { clock: fixedClock(now) });
+  assert.deepEqual(d.future_times, ["clock_watermark"]);
+  assert.deepEqual(d.problems, [
+    `${repo.path}/.dochygiene/state.json holds times later than now (2026-11-30T03:36:18.000Z): clock_watermark 2099-01-01T00:00:00.000Z; they silence the reminder and defer prune: if the clock is right, run state.ts mark-checked (it resets them to now)`,
+  ]);
+  assert.equal(d.healthy, false);
+});
+
+Deno.test("temp files of interrupted writes are listed as a problem; nothing is removed", async () => {
+  await using repo = await tempRepo();
+  const temps = [".scan.json.tmp-4242-1796046796262-3", ".state.json.tmp-4241-1796046796262-0"];
+  await writeFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene/state.json": '{"schema_version": 1}',
+    ".dochygiene/state.json.tmp-notes": "not an atomic-write temp file",
+    ...Object.fromEntries(temps.map((t) => [`.dochygiene/${t}`, "{"])),
+  });
+  const d = await diagnose(repo.path);
+  assert.deepEqual(d.leftover_temps, temps);
+  assert.deepEqual(d.problems, [
+    `${repo.path}/.dochygiene holds 2 temp file(s) of interrupted writes (${
+      temps.join(", ")
+    }): delete them while no dochygiene command runs (the next state write removes those of state.json)`,
+  ]);
+  const names = (await Array.fromAsync(Deno.readDir(`${repo.path}/.dochygiene`))).map((e) =>
+    e.name
+  );
+  assert.equal(names.length, 4);
+});
+
+Deno.test("a git that fails in a repository is reported with its reason, apart from no repository", async () => {
+  await using repo = await tempRepo();
+  await Deno.remove(`${repo.path}/.git`, { recursive: true });
+  await writeFiles(repo.path, { ".git": "gitdir: /nonexistent/worktree\n" });
+  const d = await diagnose(repo.path);
+  assert.equal(d.git_repository, true);
+  assert.equal(d.gitignore.ignored, null);
+  // The reason is git's own (runGit words it); here it only has to be there.
+  assert.match(d.gitignore.error ?? "", /git/);
+  assert.ok(d.problems.includes(d.gitignore.error ?? ""));
 });

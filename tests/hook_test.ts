@@ -253,7 +253,7 @@ Deno.test("30 sessions started at the same instant on a stale project: exactly o
 
 Deno.test({
   name:
-    "the hook's deno lists the root and opens only .dochygiene and .dochygiene.yml, and spawns nothing",
+    "the hook's deno never lists the root, only stats .git, opens only .dochygiene and .dochygiene.yml, and spawns nothing",
   ignore: (await new Deno.Command("sh", { args: ["-c", "command -v strace"] }).output()).code !==
     0,
   async fn() {
@@ -277,12 +277,18 @@ Deno.test({
     for (const line of afterExec) {
       for (const [, path] of line.matchAll(/"([^"]*)"/g)) {
         if (path === repo.path || path.startsWith(`${repo.path}/`)) {
-          touched.add(path.slice(repo.path.length + 1).split("/")[0]);
+          const top = path.slice(repo.path.length + 1).split("/")[0];
+          // .git is looked up by name (lstat) to find the root, never opened or listed.
+          if (top === ".git") assert.match(line, /\b(statx|newfstatat|lstat)\(/, line);
+          touched.add(top);
         }
       }
     }
-    // "": the root itself, whose listing (names only) shows .git, .dochygiene and the config.
+    // The root's entries are looked up by name: its listing (every name in a large root) is never read.
+    const listings = afterExec.filter((l) => l.includes(`"${repo.path}"`) && /O_DIRECTORY/.test(l));
+    assert.deepEqual(listings, []);
+    // "": the root itself (its real path).
     touched.delete("");
-    assert.deepEqual([...touched].sort(), [".dochygiene", ".dochygiene.yml"]);
+    assert.deepEqual([...touched].sort(), [".dochygiene", ".dochygiene.yml", ".git"]);
   },
 });

@@ -187,6 +187,35 @@ Deno.test("corrupt state: banner, the corrupt file is kept aside, a valid state 
   assert.equal(files["state.json.corrupt-20261130T090000Z"], "{ not json");
 });
 
+Deno.test("a valid state.json over 1 MiB is corrupt: banner, exit 0, moved aside whole", async () => {
+  await using repo = await tempRepo();
+  await writeState(repo.path, { ...state({ last_check: ago(1) }), pad: "x".repeat(4 << 20) });
+  const path = join(repo.path, ".dochygiene", "state.json");
+  const { ino, size } = await Deno.stat(path);
+  assert.equal(
+    assertBanner(await remind(repo.path)),
+    "dochygiene: docs never checked — run /dochygiene:check",
+  );
+  const kept = await Deno.stat(`${path}.corrupt-20261130T090000Z`);
+  assert.deepEqual([kept.ino, kept.size], [ino, size]);
+  assert.deepEqual(await readStateJson(repo.path), state({ last_reminded: NOW }));
+});
+
+Deno.test("a last_check that is not ISO-8601 UTC with milliseconds counts as never checked", async () => {
+  for (const time of ["1", "2026-11-30 08:00"]) {
+    await using repo = await tempRepo();
+    for (const TZ of ["UTC", "Asia/Tokyo"]) {
+      await writeState(repo.path, state({ last_check: time }));
+      const banner = assertBanner(await remind(repo.path, { env: { TZ } }));
+      assert.equal(
+        banner,
+        "dochygiene: docs never checked — run /dochygiene:check",
+        `${time} ${TZ}`,
+      );
+    }
+  }
+});
+
 Deno.test("unreadable state (state.json is a directory): silent, exit 0, nothing written", async () => {
   await using repo = await tempRepo();
   await Deno.mkdir(join(repo.path, ".dochygiene", "state.json"), { recursive: true });

@@ -4,7 +4,16 @@ import { runSeam, type SeamContext, type SeamResult, toFailure } from "../lib/ru
 import { VERSION } from "../lib/version.ts";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { DENO, PACKAGE_DIR, runCommand, tempDir, tempRepo } from "./_helpers.ts";
+import {
+  assertSeamError,
+  DENO,
+  giveToUnprivileged,
+  PACKAGE_DIR,
+  runCommand,
+  runSeam as runSeamProcess,
+  tempDir,
+  tempRepo,
+} from "./_helpers.ts";
 
 const SPEC = {
   name: "demo",
@@ -70,6 +79,45 @@ Deno.test("an unknown flag is a usage error: exit 2, one stderr line, JSON error
   assert.match(r.stderr, /^dochygiene demo: .*--bogus.*; see --help\n$/);
   assert.equal(JSON.parse(r.stdout).ok, false);
   assert.equal(JSON.parse(r.stdout).error.code, "USAGE");
+});
+
+Deno.test("an unknown option is named plainly, without parseArgs' advice to quote it", async () => {
+  for (const flag of ["--bogus", "-x"]) {
+    const r = await run(["--format", "json", flag]);
+    assert.equal(r.stderr, `dochygiene demo: unknown option ${flag}; see --help\n`);
+    assert.equal(JSON.parse(r.stdout).error.message, `unknown option ${flag}; see --help`);
+  }
+  const spec = { ...SPEC, allowPositionals: true };
+  const r = await run(["--format", "text", "--bogus=1"], undefined, spec);
+  assert.equal(r.stderr, "dochygiene demo: unknown option --bogus; see --help\n");
+});
+
+Deno.test("an option given no value names the option and how to give one", async () => {
+  const spec = { ...SPEC, options: { file: { type: "string" as const } } };
+  for (const args of [["--format", "text", "--file"], ["--format", "text", "--file", "--root"]]) {
+    const r = await run(args, undefined, spec);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(
+      r.stderr,
+      'dochygiene demo: --file needs a value (--file VALUE; one that starts with "-": --file=VALUE);' +
+        " see --help\n",
+    );
+  }
+});
+
+Deno.test("a repeated --format: the last one wins, as parseArgs takes it, and every value is checked", async () => {
+  assert.equal((await run(["--format", "json", "--format", "text"])).stdout, "fine\n");
+  assert.equal((await run(["--format=text", "--format=json"])).stdout, '{\n  "ok": true\n}\n');
+  for (const args of [["--format=xml", "--format=text"], ["--format", "text", "--format", "xml"]]) {
+    const r = await run(args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.match(r.stderr, /--format must be json or text \(got "xml"\)/);
+    assert.equal(JSON.parse(r.stdout).error.code, "USAGE");
+  }
+  // An error before parsing succeeds is printed in the format the last --format names.
+  const early = await run(["--format", "json", "--format", "text", "--bogus"]);
+  assert.equal(early.stdout, "");
+  assert.equal(early.stderr, "dochygiene demo: unknown option --bogus; see --help\n");
 });
 
 Deno.test("a bad --format value is a usage error", async () => {
@@ -166,7 +214,78 @@ Deno.test("DOCHYGIENE_NOW drives the context clock; a bad value is exit 2", asyn
   }
 });
 
-Deno.test("toFailure maps permission errors to NO_PERMISSION with the fix", () => {
+Deno.test("toFailure: an operating-system refusal names owner or mode, not Deno's flags", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/state.json`, "{}");
+  const denied = (call: string) =>
+    toFailure(new Deno.errors.PermissionDenied(`Permission denied (os error 13): ${call}`));
+  const cases: [string, string][] = [
+    [
+      `open '${dir.path}/.state.json.tmp-1-2-0'`,
+      `${dir.path} is not writable by this user (Permission denied (os error 13)): fix its owner or mode`,
+    ],
+    [
+      `rename '${dir.path}/a' -> '${dir.path}/b'`,
+      `${dir.path} is not writable by this user (Permission denied (os error 13)): fix its owner or mode`,
+    ],
+    [
+      `open '${dir.path}/state.json'`,
+      `${dir.path}/state.json cannot be opened by this user (Permission denied (os error 13)): fix its owner or mode`,
+    ],
+    [
+      `readdir '${dir.path}'`,
+      `${dir.path} cannot be read by this user (Permission denied (os error 13)): fix its owner or mode, or its directory's`,
+    ],
+  ];
+  for (const [call, message] of cases) {
+    const f = denied(call);
+    assert.equal(f.code, "ACCESS_DENIED");
+    assert.equal(f.exitCode, 1);
+    assert.equal(f.message, message);
+  }
+});
+
+Deno.test("mark-checked in a .dochygiene this user may not write: owner or mode is the fix", async () => {
+  await using repo = await tempRepo();
+  await Deno.mkdir(join(repo.path, ".dochygiene"));
+  // Root writes through any mode: then the repository is nobody's, and so is the seam.
+  await giveToUnprivileged(repo.path);
+  await Deno.chmod(join(repo.path, ".dochygiene"), 0o555);
+  const r = await runSeamProcess("state", ["mark-checked"], { cwd: repo.path, unprivileged: true });
+  assertSeamError(
+    "state",
+    r,
+    1,
+    "ACCESS_DENIED",
+    new RegExp(
+      `: ${repo.path}/\\.dochygiene is not writable by this user \\(Permission denied \\(os error 13\\)\\): fix its owner or mode$`,
+    ),
+  );
+  assert.doesNotMatch(r.stderr, /permission flags/);
+});
+
+Deno.test("--root naming a directory this user cannot reach says it cannot be read", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(join(dir.path, "locked", "inner"), { recursive: true });
+  await giveToUnprivileged(dir.path);
+  await Deno.chmod(join(dir.path, "locked"), 0o000);
+  const root = join(dir.path, "locked", "inner");
+  const r = await runSeamProcess("state", ["show", "--root", root], {
+    cwd: dir.path,
+    unprivileged: true,
+  });
+  await Deno.chmod(join(dir.path, "locked"), 0o755);
+  assertSeamError(
+    "state",
+    r,
+    2,
+    "BAD_ROOT",
+    /--root .*locked\/inner cannot be read \(Permission denied/,
+  );
+  assert.match(r.stderr, /name a directory this user can read/);
+});
+
+Deno.test("toFailure maps Deno sandbox denials to NO_PERMISSION with the flags as the fix", () => {
   const f = toFailure(new Deno.errors.NotCapable('Requires write access to "x"'));
   assert.equal(f.code, "NO_PERMISSION");
   assert.equal(f.exitCode, 1);

@@ -54,6 +54,7 @@ Deno.test("show on a fresh repository: never checked, stale, nothing written", a
     days_since_check: null,
     stale: true,
     threshold_days: 7,
+    future_times: [],
   });
   assert.deepEqual(await entryNames(repo.path), [".git"]);
 });
@@ -284,4 +285,86 @@ Deno.test("doctor reports an invalid config as a problem (exit 1), naming the ke
   assert.equal(r.code, 1);
   assert.match(r.stderr, /scope_globs: must be a list of strings/);
   assert.equal(JSON.parse(r.stdout).config.valid, false);
+});
+
+const FUTURE = "2099-01-01T00:00:00.000Z";
+
+Deno.test("show with times in the future says so: no negative day count", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": JSON.stringify({
+      schema_version: 1,
+      last_check: FUTURE,
+      last_reminded: FUTURE,
+      last_prune: null,
+      clock_watermark: FUTURE,
+    }),
+  });
+  const out = ok(await state(["show"], repo.path));
+  assert.equal(out.days_since_check, 0);
+  assert.equal(out.stale, false);
+  assert.deepEqual(out.future_times, ["last_check", "last_reminded", "clock_watermark"]);
+  const text = await state(["show", "--format", "text"], repo.path);
+  assert.match(text.stdout, /^last check: +2099-01-01T00:00:00\.000Z \(in the future\)$/m);
+  assert.match(text.stdout, /^last reminded: +2099-01-01T00:00:00\.000Z \(in the future\)$/m);
+  assert.match(
+    text.stdout,
+    /^in the future: +last_check, last_reminded, clock_watermark \(now is 2026-11-30T03:36:18\.000Z\); if the clock is right, run mark-checked to reset them$/m,
+  );
+  assert.doesNotMatch(text.stdout, /-\d+ days ago/);
+});
+
+Deno.test("mark-checked resets times later than now plus five minutes to now, and keeps the others", async () => {
+  await using repo = await tempRepo();
+  const soon = new Date(Date.parse(NOW) + 5 * 60_000).toISOString();
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": JSON.stringify({
+      schema_version: 1,
+      last_check: FUTURE,
+      last_reminded: soon,
+      last_prune: "2026-11-01T00:00:00.000Z",
+      clock_watermark: FUTURE,
+    }),
+  });
+  const out = ok(await state(["mark-checked"], repo.path));
+  assert.deepEqual(out.reset_future, ["last_check", "clock_watermark"]);
+  assert.deepEqual(out.state, {
+    schema_version: 1,
+    last_check: NOW,
+    last_reminded: soon,
+    last_prune: "2026-11-01T00:00:00.000Z",
+    clock_watermark: NOW,
+  });
+  const doctor = await state(["doctor"], repo.path);
+  assert.doesNotMatch(doctor.stdout, /later than now/);
+});
+
+Deno.test("report sets last_check but leaves a future clock_watermark to mark-checked", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": JSON.stringify({ schema_version: 1, clock_watermark: FUTURE }),
+  });
+  ok(await state(["report"], repo.path, { stdin: VALID }));
+  const shown = ok(await state(["show"], repo.path));
+  assert.equal(shown.state.clock_watermark, FUTURE);
+  assert.deepEqual(shown.future_times, ["clock_watermark"]);
+});
+
+Deno.test("doctor text tells a failing git apart from no git repository", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".gitignore": ".dochygiene/\n" });
+  await Deno.remove(`${repo.path}/.git`, { recursive: true });
+  await writeFiles(repo.path, { ".git": "gitdir: /nonexistent/worktree\n" });
+  const broken = await state(["doctor", "--format", "text"], repo.path);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stdout, /^git ignores \.dochygiene\/: unknown: git failed \(.+\)$/m);
+  assert.doesNotMatch(broken.stdout, /n\/a/);
+  const json = JSON.parse((await state(["doctor"], repo.path)).stdout);
+  assert.equal(json.git_repository, true);
+  assert.equal(json.gitignore.ignored, null);
+  assert.match(json.gitignore.error, /git/);
+  await Deno.remove(`${repo.path}/.git`);
+  const none = await state(["doctor", "--format", "text"], repo.path);
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /^git ignores \.dochygiene\/: n\/a \(not a git repository\)$/m);
 });

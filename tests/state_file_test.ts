@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { fixedClock } from "../lib/clock.ts";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
-import { emptyState, keepCorrupt, parseState, readState, updateState } from "../lib/state_file.ts";
+import {
+  emptyState,
+  futureTimes,
+  keepCorrupt,
+  MAX_STATE_BYTES,
+  parseState,
+  readState,
+  updateState,
+} from "../lib/state_file.ts";
 import { tempDir } from "./_helpers.ts";
 
 const T = "2026-11-30T03:36:18.000Z";
@@ -29,6 +37,90 @@ Deno.test("parseState treats wrong shapes and types as corrupt", () => {
   ) {
     assert.equal(parseState(text), undefined, text);
   }
+});
+
+Deno.test("parseState: a time that is not ISO-8601 UTC with milliseconds is corrupt", () => {
+  for (
+    const time of [
+      "1",
+      "2026-11-30 10:00",
+      "2026-11-30T10:00:00Z",
+      "2026-11-30T10:00:00.000+01:00",
+      "2026-11-30T10:00:00.000",
+      "2026-02-30T10:00:00.000Z",
+      "Mon, 30 Nov 2026 10:00:00 GMT",
+    ]
+  ) {
+    for (const key of ["last_check", "last_reminded", "last_prune", "clock_watermark"]) {
+      const text = JSON.stringify({ schema_version: 1, [key]: time });
+      assert.equal(parseState(text), undefined, text);
+    }
+  }
+  assert.equal(parseState(JSON.stringify({ schema_version: 1, last_check: T }))?.last_check, T);
+});
+
+Deno.test("parseState: nesting deeper than 64 levels is corrupt, 64 is fine", () => {
+  const nested = (levels: number) => "[".repeat(levels) + "]".repeat(levels);
+  // The state object is level 1: its key holds levels 2 and on.
+  assert.ok(parseState(`{"schema_version": 1, "deep": ${nested(63)}}`));
+  assert.equal(parseState(`{"schema_version": 1, "deep": ${nested(64)}}`), undefined);
+  assert.equal(parseState(`{"schema_version": 1, "deep": ${nested(100_000)}}`), undefined);
+});
+
+Deno.test("readState: a valid state.json over 1 MiB is corrupt", async () => {
+  await using dir = await tempDir();
+  const big = JSON.stringify({
+    schema_version: 1,
+    last_check: T,
+    pad: "x".repeat(MAX_STATE_BYTES),
+  });
+  await Deno.writeTextFile(`${dir.path}/state.json`, big);
+  assert.deepEqual(await readState(dir.path), { state: emptyState(), status: "corrupt" });
+  const fits = JSON.stringify({ schema_version: 1, pad: "x".repeat(MAX_STATE_BYTES - 100) });
+  await Deno.writeTextFile(`${dir.path}/state.json`, fits);
+  assert.equal((await readState(dir.path)).status, "ok");
+});
+
+Deno.test("updateState moves a state.json over 1 MiB aside by rename: same inode, never rewritten", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/state.json`;
+  await Deno.writeTextFile(path, JSON.stringify({ schema_version: 1, pad: "x".repeat(2 ** 21) }));
+  const { ino, size } = await Deno.stat(path);
+  let aside = "";
+  await updateState(dir.path, (s) => ({ ...s, last_check: T }), {
+    clock: fixedClock(new Date(T)),
+    onKeptAside: (p) => (aside = p),
+  });
+  assert.equal(aside, `${dir.path}/state.json.corrupt-20261130T033618Z`);
+  const kept = await Deno.stat(aside);
+  assert.deepEqual([kept.ino, kept.size], [ino, size]);
+  assert.equal((await readState(dir.path)).state.last_check, T);
+});
+
+Deno.test("updateState removes .state.json.tmp-* left by killed writers, and nothing else", async () => {
+  await using dir = await tempDir();
+  const leftovers = [`.state.json.tmp-1-${Date.now()}-0`, ".state.json.tmp-99999-1-3"];
+  const others = [".scan.json.tmp-1-1-0", "state.json.corrupt-20261130T033618Z", "notes.txt"];
+  for (const name of [...leftovers, ...others]) {
+    await Deno.writeTextFile(`${dir.path}/${name}`, "{");
+  }
+  await updateState(dir.path, (s) => ({ ...s, last_check: T }));
+  const names = (await Array.fromAsync(Deno.readDir(dir.path))).map((e) => e.name).sort();
+  assert.deepEqual(names, [...others, "state.json"].sort());
+});
+
+Deno.test("futureTimes names the times later than now plus the slack", () => {
+  const now = new Date(T);
+  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
+  const state = {
+    ...emptyState(),
+    last_check: at(5 * 60_000),
+    last_reminded: at(5 * 60_000 + 1),
+    last_prune: at(-1),
+    clock_watermark: "2099-01-01T00:00:00.000Z",
+  };
+  assert.deepEqual(futureTimes(state, now, 5 * 60_000), ["last_reminded", "clock_watermark"]);
+  assert.deepEqual(futureTimes(emptyState(), now, 0), []);
 });
 
 Deno.test("readState: missing is never checked, corrupt is reported and left in place", async () => {

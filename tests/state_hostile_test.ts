@@ -7,6 +7,7 @@ import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import {
   assertSeamError,
   DENO,
+  giveToUnprivileged,
   PACKAGE_DIR,
   runSeam,
   type SeamRun,
@@ -290,7 +291,7 @@ Deno.test("an unreadable state directory is one clear line, not a crash", async 
     ...PERMISSION_FLAGS.state,
     "--deny-read=.dochygiene",
   ]);
-  oneLine(denied, 1, "NO_PERMISSION", /read access to ".*\.dochygiene\/state\.json"/);
+  oneLine(denied, 1, "NO_PERMISSION", /read access to ".*\.dochygiene(\/state\.json)?"/);
   // Technique 2, file modes: root reads through chmod 000, so only assert when the mode blocks us.
   await Deno.chmod(`${repo.path}/.dochygiene`, 0o000);
   try {
@@ -308,4 +309,115 @@ Deno.test("an unreadable state directory is one clear line, not a crash", async 
   } finally {
     await Deno.chmod(`${repo.path}/.dochygiene`, 0o755);
   }
+});
+
+Deno.test("a valid state.json over 1 MiB is corrupt: show says so, mark-checked moves it aside whole", async () => {
+  await using repo = await tempRepo();
+  const path = `${repo.path}/.dochygiene/state.json`;
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": JSON.stringify({
+      schema_version: 1,
+      last_check: NOW,
+      pad: "x".repeat(4 * 1024 * 1024),
+    }),
+  });
+  const { ino, size } = await Deno.stat(path);
+  const shown = await state(["show"], repo.path);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(JSON.parse(shown.stdout).state_status, "corrupt");
+  const marked = await state(["mark-checked"], repo.path);
+  assert.equal(marked.code, 0, marked.stderr);
+  const aside = `${repo.path}/.dochygiene/state.json.corrupt-20261130T033618Z`;
+  assert.equal(JSON.parse(marked.stdout).kept_corrupt, aside);
+  // Renamed, not copied: the same inode, every byte.
+  const kept = await Deno.stat(aside);
+  assert.deepEqual([kept.ino, kept.size], [ino, size]);
+  assert.equal(JSON.parse(await Deno.readTextFile(path)).last_check, NOW);
+});
+
+Deno.test("a state.json time that is not ISO-8601 UTC with milliseconds is corrupt, whatever TZ", async () => {
+  for (const time of ["1", "2026-11-30 10:00"]) {
+    await using repo = await tempRepo();
+    await writeFiles(repo.path, {
+      ".dochygiene/state.json": JSON.stringify({ schema_version: 1, last_check: time }),
+    });
+    for (const TZ of ["UTC", "Pacific/Kiritimati"]) {
+      const run = await runSeam("state", ["show"], {
+        cwd: repo.path,
+        env: { DOCHYGIENE_NOW: NOW, TZ },
+      });
+      const out = JSON.parse(run.stdout);
+      assert.equal(out.state_status, "corrupt", `${time} in ${TZ}`);
+      assert.equal(out.days_since_check, null);
+    }
+  }
+});
+
+Deno.test("a state.json nested 100,000 levels deep is corrupt: show and mark-checked still work", async () => {
+  await using repo = await tempRepo();
+  const deep = "[".repeat(100_000) + "]".repeat(100_000);
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": `{"schema_version": 1, "last_check": null, "extra": ${deep}}`,
+  });
+  const shown = await state(["show"], repo.path);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(JSON.parse(shown.stdout).state_status, "corrupt");
+  const marked = await state(["mark-checked"], repo.path);
+  assert.equal(marked.code, 0, marked.stderr);
+  assert.match(JSON.parse(marked.stdout).kept_corrupt, /state\.json\.corrupt-/);
+  assert.equal((await state(["show"], repo.path)).code, 0);
+});
+
+Deno.test("a report whose signal nests 100,000 levels deep is exit 2, the previous pair untouched", async () => {
+  await using repo = await tempRepo();
+  assert.equal((await state(["report"], repo.path, VALID)).code, 0);
+  const before = await snapshot(`${repo.path}/.dochygiene`);
+  const report = JSON.parse(VALID);
+  report.entries[0].signals = ["DEEP"];
+  const deep = `{"kind": "age", "a": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+  await Deno.writeTextFile(
+    `${repo.path}/deep.json`,
+    JSON.stringify(report).replace('"DEEP"', deep),
+  );
+  oneLine(
+    await state(["report", "--file", "deep.json"], repo.path),
+    2,
+    "INVALID_REPORT",
+    /entries\[0\]\.signals\[0\]: must not nest objects or lists more than 64 levels deep/,
+  );
+  assert.deepEqual(await snapshot(`${repo.path}/.dochygiene`), before);
+});
+
+Deno.test("a .dochygiene.yml with two YAML documents says so plainly, naming the line", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".dochygiene.yml": "threshold_days: 3\n\n\n---\nthreshold_days: 4\n",
+  });
+  const run = await state(["show"], repo.path);
+  assert.equal(
+    run.stderr,
+    "dochygiene state: .dochygiene.yml: is not valid YAML: holds more than one YAML document (a second one starts at line 4); keep one\n",
+  );
+  assert.equal(run.code, 2);
+});
+
+Deno.test("doctor as a user who may not write .dochygiene: not writable, owner or mode is the fix", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".gitignore": ".dochygiene/\n", ".dochygiene/state.json": "{}" });
+  await giveToUnprivileged(repo.path);
+  await Deno.chmod(`${repo.path}/.dochygiene`, 0o555);
+  const run = await runSeam("state", ["doctor"], { cwd: repo.path, unprivileged: true });
+  await Deno.chmod(`${repo.path}/.dochygiene`, 0o755);
+  assert.equal(run.code, 1, run.stderr);
+  const out = JSON.parse(run.stdout);
+  assert.equal(out.state_dir.writable, false);
+  assert.ok(
+    out.problems.includes(
+      `${repo.path}/.dochygiene is not writable by this user (Permission denied (os error 13)): fix its owner or mode`,
+    ),
+    out.problems.join("\n"),
+  );
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(`${repo.path}/.dochygiene`), (e) => e.name), [
+    "state.json",
+  ]);
 });

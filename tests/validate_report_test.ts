@@ -139,3 +139,44 @@ Deno.test("extract_to is vault or a root-relative path inside the root, never ou
     );
   }
 });
+
+/** A one-entry report whose only signal is `signal` (JSON text). */
+function withSignal(signal: string): string {
+  const entry = {
+    path: "docs/a.md",
+    category: "stale",
+    op_type: "update",
+    op: "Fix it.",
+    safety_tier: "confirm",
+    rationale: "old",
+    signals: ["SIGNAL"],
+  };
+  return JSON.stringify({
+    schema_version: 1,
+    generated_at: "2026-11-30T03:36:18.000Z",
+    scan_generated_at: "2026-11-30T03:36:18.000Z",
+    entries: [entry],
+  }).replace('"SIGNAL"', signal);
+}
+
+Deno.test("a signal nested 100,000 levels deep is an invalid report naming its path, not a crash", () => {
+  const deep = '{"kind": "age", "a": ' + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+  assert.throws(() => parseReport(withSignal(deep)), (err) => {
+    assert.ok(err instanceof DochygieneError, String(err));
+    assert.equal(err.code, "INVALID_REPORT");
+    assert.equal(err.exitCode, 2);
+    assert.equal(
+      err.message,
+      "invalid report: entries[0].signals[0]: must not nest objects or lists more than 64 levels deep in the report",
+    );
+    return true;
+  });
+});
+
+Deno.test("nesting up to 64 levels in the whole report is valid, 65 is not", () => {
+  // report, entries, entry, signals: a signal is level 5, so its own nesting may add 59.
+  const signal = (extra: number) =>
+    '{"kind": "age", "a": ' + "[".repeat(extra) + "]".repeat(extra) + "}";
+  assert.equal(parseReport(withSignal(signal(59))).entries.length, 1);
+  assert.throws(() => parseReport(withSignal(signal(60))), /more than 64 levels deep/);
+});
