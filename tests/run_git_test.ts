@@ -33,7 +33,7 @@ Deno.test("runGit feeds stdin (NUL-separated pathspecs, taken literally)", async
   assert.equal(text(staged.stdout), "*.md\0a b.md\0");
 });
 
-Deno.test("a failing git command is GIT_FAILED with git's last stderr line", async () => {
+Deno.test("a failing git command is GIT_FAILED with one line of git's stderr", async () => {
   await using repo = await tempRepo();
   await assert.rejects(runGit(repo.path, ["rev-parse", "HEAD"]), (err) => {
     assert.ok(err instanceof DochygieneError);
@@ -41,6 +41,19 @@ Deno.test("a failing git command is GIT_FAILED with git's last stderr line", asy
     assert.equal(err.exitCode, 1);
     assert.match(err.message, /^git rev-parse failed: /);
     assert.ok(!err.message.includes("\n"));
+    return true;
+  });
+});
+
+Deno.test("a failing git command quotes git's first fatal:/error: line, not a later hint", async () => {
+  await using repo = await tempRepo();
+  await git(repo.path, ["config", "commit.gpgsign", "true"]);
+  await git(repo.path, ["config", "gpg.program", "false"]);
+  await writeFiles(repo.path, { "a.md": "a" });
+  await git(repo.path, ["add", "a.md"]);
+  await assert.rejects(runGit(repo.path, ["commit", "-q", "-m", "x"]), (err) => {
+    assert.ok(err instanceof DochygieneError);
+    assert.equal(err.message, "git commit failed: error: gpg failed to sign the data");
     return true;
   });
 });
