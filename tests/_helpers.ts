@@ -328,3 +328,21 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A schema-v1 report judging each of `paths` served (op_type `delete`), generated at `at`. */
+export function servedReport(paths: string[], at: string) {
+  return {
+    schema_version: 1,
+    generated_at: at,
+    scan_generated_at: at,
+    entries: paths.map((path) => ({
+      path,
+      category: "served",
+      op_type: "delete",
+      op: "Delete it.",
+      safety_tier: "confirm",
+      rationale: "shipped",
+      signals: [],
+    })),
+  };
+}

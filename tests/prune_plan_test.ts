@@ -5,7 +5,15 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitFiles, git, runSeam, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  commitFiles,
+  git,
+  runSeam,
+  servedReport,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 const OLD = "2026-11-01T10:00:00Z";
@@ -107,24 +115,6 @@ Deno.test("prune in a shallow clone ranks units changed after the cut as the new
   assert.match(kept["runs/r2/"], /age unknown/);
 });
 
-/** A report judging `paths` served (op_type delete), generated at `at`. */
-function servedReport(paths: string[], at: string) {
-  return JSON.stringify({
-    schema_version: 1,
-    generated_at: at,
-    scan_generated_at: at,
-    entries: paths.map((path) => ({
-      path,
-      category: "served",
-      op_type: "delete",
-      op: "Delete it.",
-      safety_tier: "confirm",
-      rationale: "shipped",
-      signals: [],
-    })),
-  });
-}
-
 Deno.test("prune: a judged unit with uncommitted changes made after the report stays (run the check again)", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
@@ -141,7 +131,10 @@ Deno.test("prune: a judged unit with uncommitted changes made after the report s
   await using dir = await tempDir();
   const report = join(dir.path, "report.json");
   const units = ["plans/edited.md", "plans/before.md", "specs/s1/"];
-  await Deno.writeTextFile(report, servedReport(units, new Date(judgedAt).toISOString()));
+  await Deno.writeTextFile(
+    report,
+    JSON.stringify(servedReport(units, new Date(judgedAt).toISOString())),
+  );
   // Edited after the judgment: a file changed, a file added to a directory unit; and one edit
   // the report did see (made before it).
   await writeFiles(root, {

@@ -13,6 +13,7 @@ import {
   PACKAGE_DIR,
   runCommand,
   runSeam,
+  servedReport,
   tempDir,
   tempRepo,
   writeFiles,
@@ -73,22 +74,13 @@ function prune(root: string, args: string[], env: Record<string, string> = {}) {
   return runSeam("prune", ["--format", "json", ...args], { cwd: root, env: { ...ENV, ...env } });
 }
 
-/** A schema-v1 report judging `path` served (op_type delete), written at `at`. */
-function servedReport(path: string, at: string) {
-  return {
-    schema_version: 1,
-    generated_at: at,
-    scan_generated_at: at,
-    entries: [{
-      path,
-      category: "served",
-      op_type: "delete",
-      op: "Delete it.",
-      safety_tier: "confirm",
-      rationale: "shipped",
-      signals: [],
-    }],
-  };
+/** Commits, at `OLD`, a rulebook that makes every directory under `runs/` older than a day a candidate. */
+function commitRunsRule(root: string) {
+  return commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+  }, OLD);
 }
 
 async function snapshot(root: string) {
@@ -236,7 +228,7 @@ Deno.test("prune --yes: served_when needs the report's judgment, --confirm, and 
 Deno.test("prune: the current report pair is the default source of judgments", async () => {
   await using repo = await agentRepo();
   const plan = "docs/superpowers/plans/2026-10-01-auth.md";
-  const report = servedReport(plan, NOW);
+  const report = servedReport([plan], NOW);
   await writeFiles(repo.path, {
     ".dochygiene/report-20261130T110000Z.json": JSON.stringify(report),
     ".dochygiene/report-20261130T110000Z.md": "# report\n",
@@ -451,7 +443,7 @@ Deno.test("prune: a report that judged a doc before its last change is stale for
   const report = join(dir.path, "report.json");
   await Deno.writeTextFile(
     report,
-    JSON.stringify(servedReport(plan, "2026-11-10T00:00:00.000Z")),
+    JSON.stringify(servedReport([plan], "2026-11-10T00:00:00.000Z")),
   );
   const dry = JSON.parse((await prune(repo.path, ["--from-report", report])).stdout);
   assert.ok(!dry.candidates.some((c: { path: string }) => c.path === plan));
@@ -654,11 +646,7 @@ Deno.test("prune --yes killed while removing files, in a repository moved since,
 Deno.test("prune --yes: an untracked unit's backup never enters .git, and a killed apply gives it back from .dochygiene", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
-  await commitFiles(root, {
-    ".gitignore": ".dochygiene/\n",
-    ".dochygiene.yml":
-      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
-  }, OLD);
+  await commitRunsRule(root);
   const content = "precious, never committed\n";
   await writeFiles(root, { "runs/u/a.md": content });
   const past = new Date(OLD);
@@ -812,11 +800,7 @@ function shellWord(s: string): string {
 Deno.test("prune: names with terminal escapes or bidi controls are quoted and escaped in the y/N prompt and the text", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
-  await commitFiles(root, {
-    ".gitignore": ".dochygiene/\n",
-    ".dochygiene.yml":
-      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
-  }, OLD);
+  await commitRunsRule(root);
   const evil = "runs/evil\x1b[2K\rdelete runs-scratch/";
   const bidi = "runs/bidi\u202egnp.md/";
   await writeFiles(root, { [`${evil}a.md`]: "a\n", [`${bidi}a.md`]: "b\n" });
