@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { pathExists } from "../lib/path_exists.ts";
+import { helperThreads } from "../lib/read_docs.ts";
 
 const PACKAGE_DIR = join(import.meta.dirname ?? ".", "..");
 const RATIO_TARGET = 1.5;
@@ -194,6 +195,9 @@ console.log(
 );
 console.log(
   `load average (1 min) before / after: ${loadBefore} / ${_load()} on ${navigator.hardwareConcurrency} cores`,
+);
+console.log(
+  `reading threads in the scan: ${1 + helperThreads(docCount)} (the main one and helpers)`,
 );
 console.log(
   `peak memory: ${
