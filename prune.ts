@@ -27,6 +27,7 @@ import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
 
 const USAGE = `usage: prune.ts [options]
 
@@ -287,22 +288,14 @@ async function _ask(question: string): Promise<boolean> {
   return /^y(es)?$/i.test(answer.trim());
 }
 
-/**
- * Code points a terminal acts on instead of showing (C0 and C1 controls, DEL,
- * bidirectional and directional marks): a file name could move the cursor,
- * erase a line or reorder what is shown around it.
- */
-// deno-lint-ignore no-control-regex
-const _UNSAFE = /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` with every {@linkcode _UNSAFE} code point written as a `\uXXXX` escape. */
+/** `text` with every code point a terminal acts on written as a `\uXXXX` escape. */
 function _escape(text: string): string {
-  return text.replace(_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return escapeControls(text, "json");
 }
 
-/** A path as itself, or quoted and escaped when it holds an {@linkcode _UNSAFE} code point. */
+/** A path as itself, or quoted (JSON) and escaped when it holds a code point a terminal acts on. */
 function _show(path: string): string {
-  return path.search(_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
+  return path.search(TERMINAL_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
 }
 
 function _text(plan: Plan): string {

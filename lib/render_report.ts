@@ -5,6 +5,7 @@
  * @module
  */
 
+import { escapeControls } from "./escape_controls.ts";
 import {
   CATEGORIES,
   OP_TYPES,
@@ -129,21 +130,17 @@ function _signalKinds(entry: ReportEntry): string {
 
 /** `&` that starts a character reference (`&amp;`, `&#60;`, `&#x3C;`), which would not show as typed. */
 const _REFERENCE = /&(?=[A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#[xX][0-9A-Fa-f]+;)/g;
-/** Control characters but the line breaks, which become `<br>`. */
-// deno-lint-ignore no-control-regex
-const _CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/g;
 
 function _cell(text: string): string {
-  return text
+  const markdown = text
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
     .replace(_REFERENCE, "&amp;")
     // No tag, comment or raw HTML block can open: an unclosed `<!--` would hide every later row.
     .replace(/</g, "&lt;")
-    .replace(/\r\n|\r|\n/g, "<br>")
-    // Visible, and no escape sequence reaches a terminal that shows the file.
-    .replace(_CONTROLS, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`)
-    .trim();
+    .replace(/\r\n|\r|\n/g, "<br>");
+  // Visible, and no escape sequence reaches a terminal that shows the file.
+  return escapeControls(markdown).trim();
 }
 
 function _compare(a: string, b: string): number {

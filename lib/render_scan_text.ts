@@ -4,6 +4,7 @@
  * @module
  */
 
+import { escapeControls } from "./escape_controls.ts";
 import type { ScanArtifact, Signal } from "./scan_docs.ts";
 
 /** Options of {@linkcode renderScanText}. */
@@ -147,11 +148,9 @@ function _line(path: string, s: Signal): string {
   }
 }
 
-/** One-line, terminal-safe: C0/C1 controls, DEL and undecodable bytes escaped. */
+/** One-line, terminal-safe: controls, bidi marks and undecodable bytes (as `\xNN`) escaped. */
 function _display(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.replace(/[\x00-\x1f\x7f-\x9f\uDC80-\uDCFF]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return `\\x${(code >= 0xdc00 ? code - 0xdc00 : code).toString(16).padStart(2, "0")}`;
-  });
+  return escapeControls(
+    text.replace(/[\uDC80-\uDCFF]/g, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`),
+  );
 }

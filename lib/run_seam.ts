@@ -9,6 +9,7 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type Clock, clockFromEnv } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { escapeControls } from "./escape_controls.ts";
 import { findEntry } from "./find_entry.ts";
 import { findRoot } from "./find_root.ts";
 import { basename, dirname } from "./path.ts";
@@ -286,12 +287,10 @@ async function _assertDirectory(path: string): Promise<void> {
 
 /**
  * The stderr contract is one line: names and keys from the repository can hold
- * newlines or terminal escape sequences, so C0/C1 controls and DEL are escaped.
+ * newlines, terminal escape sequences or bidi controls, all escaped.
  */
 function _oneLine(text: string): string {
-  // deno-lint-ignore no-control-regex
-  const controls = /[\x00-\x1f\x7f-\x9f]/g;
-  return text.replace(controls, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return escapeControls(text);
 }
 
 function _write(stream: "stdout" | "stderr", text: string): void {

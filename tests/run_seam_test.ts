@@ -171,14 +171,17 @@ Deno.test("unexpected errors become one INTERNAL line, never a stack trace", asy
   assert.equal(r.stderr, "dochygiene demo: unexpected error: x is undefined; please report it\n");
 });
 
-Deno.test("newlines and escape sequences from hostile names stay one terminal-safe stderr line", async () => {
-  const message = ".dochygiene.yml: a\nb\x1b[31m: unknown key";
+Deno.test("newlines, escape sequences and bidi controls from hostile names stay one terminal-safe stderr line", async () => {
+  const message = ".dochygiene.yml: a\nb\x1b[31m\u202egnp.md: unknown key";
   const r = await run(
     ["--format", "json"],
     () => Promise.reject(new DochygieneError("INVALID_CONFIG", message, 2)),
   );
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, "dochygiene demo: .dochygiene.yml: a\\x0ab\\x1b[31m: unknown key\n");
+  assert.equal(
+    r.stderr,
+    "dochygiene demo: .dochygiene.yml: a\\x0ab\\x1b[31m\\u202egnp.md: unknown key\n",
+  );
   // The JSON message keeps the text as it was (JSON escapes it).
   assert.equal(JSON.parse(r.stdout).error.message, message);
   const verdict = await run(

@@ -1,0 +1,41 @@
+/**
+ * Terminal-safe text: the code points a terminal acts on instead of showing,
+ * written as escapes.
+ *
+ * @module
+ */
+
+/**
+ * Code points a terminal acts on instead of showing: C0 and C1 controls, DEL,
+ * and the bidirectional and directional marks. A file name, a status or a git
+ * message holding them could move the cursor, erase a line or reorder what is
+ * shown around it. Global: use it with `replace`, `search` or `match`, never
+ * with a `test` that would keep its `lastIndex`.
+ */
+export const TERMINAL_UNSAFE: RegExp =
+  // deno-lint-ignore no-control-regex
+  /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` with every {@linkcode TERMINAL_UNSAFE} code point escaped: `\xNN`
+ * below U+0100 and `\uXXXX` above (the default), or `\uXXXX` for all
+ * (`"json"`: inside a JSON string, which then stays valid JSON).
+ *
+ * @example
+ * ```ts
+ * import { escapeControls } from "./escape_controls.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeControls("a\x1b[2Kb\u202ec"), "a\\x1b[2Kb\\u202ec");
+ * assert.equal(escapeControls("a\x7f", "json"), "a\\u007f");
+ * assert.equal(escapeControls("plain ü"), "plain ü");
+ * ```
+ */
+export function escapeControls(text: string, style: "x" | "json" = "x"): string {
+  return text.replace(TERMINAL_UNSAFE, (c) => {
+    const code = c.charCodeAt(0);
+    return style === "x" && code < 0x100
+      ? `\\x${code.toString(16).padStart(2, "0")}`
+      : `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
