@@ -14,6 +14,7 @@ import { byCodePoint } from "./by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./decode_path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./escape_controls.ts";
 import { pathExists } from "./path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
 import { type GitOptions, runGit } from "./run_git.ts";
@@ -59,12 +60,13 @@ const _IN_PROGRESS: readonly [string, string][] = [
  * Applies the approved candidates (`auto`, and `confirm` ones confirmed and,
  * for `extract: true`, acknowledged) and returns the result JSON:
  *
- * 1. takes the state lock; rolls back an earlier apply that was killed (its
- *    journal is still there); refuses during a merge, rebase, cherry-pick,
- *    revert or bisect, and while the index has unresolved conflicts;
+ * 1. takes the state lock; refuses during a merge, rebase, cherry-pick,
+ *    revert or bisect, and while git's `index.lock` exists; then rolls back
+ *    an earlier apply that was killed (its journal is still there);
  * 2. recomputes the plan from git facts read now (never the earlier plan);
- *    skips a unit holding a file git hides changes of (skip-worktree,
- *    assume-unchanged): its state cannot be verified;
+ *    refuses while the index has unresolved conflicts; skips a unit holding
+ *    a file git hides changes of (skip-worktree, assume-unchanged): its state
+ *    cannot be verified;
  * 3. backs up every file of the approved units (their exact bytes, tracked
  *    and untracked) as blobs in a private index and a private object
  *    directory under the state directory (the repository's own objects are
@@ -73,23 +75,27 @@ const _IN_PROGRESS: readonly [string, string][] = [
  *    HEAD;
  * 4. writes a journal, then commits HEAD minus exactly those units with
  *    `git commit` on a private index (hooks run; the user's index and
- *    worktree are not touched yet), and verifies that the commit sits on the
- *    old HEAD and holds exactly the deletions of those units' files;
+ *    worktree are not touched yet), takes the commit's id from `git commit`'s
+ *    own output, and verifies that it is still HEAD, sits on the old HEAD and
+ *    holds exactly the deletions of those units' files;
  * 5. checks that nothing under the units changed since the snapshot (no
  *    index entry added, changed or dropped, no file's bytes), then
  *    `git rm -f` exactly the snapshotted files from the real index and the
  *    worktree (the user's other staged and unstaged changes stay as they are);
  * 6. only then removes exactly the backed-up untracked files, through git on
  *    a private index;
- * 7. on any failure: moves HEAD back (compare-and-swap), restores the index
- *    entries and every file removed, and throws (exit 1).
+ * 7. on any failure: moves HEAD back (compare-and-swap) only if it is still
+ *    that commit (one made on top of it is someone's work: the error names
+ *    the hygiene commit to revert instead), restores the index entries and
+ *    every file removed, and throws (exit 1).
  *
  * Files git ignores inside a deleted directory stay (git could not give them
  * back); the result warns about such a directory.
  *
  * The number of git processes is constant (paths go through stdin).
  *
- * @throws {DochygieneError} `GIT_BUSY`, `CONFLICTS`, `PRUNE_FAILED`, `PRUNE_JOURNAL` (exit 1).
+ * @throws {DochygieneError} `GIT_BUSY`, `CONFLICTS`, `PRUNE_FAILED`, `PRUNE_JOURNAL`, `GIT_FAILED`
+ * (exit 1).
  *
  * @example
  * ```ts
@@ -230,6 +236,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   const trackedFiles = entries.map((e) => e.path);
   const snapshot = entries.map((e) => e.tagged.subarray(2));
   let newHead: string | undefined;
+  let committing = false;
   let removedTracked = false;
   let removedUntracked = false;
   let keepBackup = false;
@@ -280,11 +287,21 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       files: backupFiles,
     });
     if (tree !== null) {
-      await _gitOr(git, ["commit", "-q", "--cleanup=whitespace", "-F", temp.message], undefined, {
-        env: { GIT_INDEX_FILE: temp.commit, GIT_EDITOR: "true" },
-        hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
-      });
-      newHead = _text((await git(["rev-parse", "HEAD"])).stdout);
+      committing = true;
+      // The id comes from git commit's own summary line, never from a later look at HEAD:
+      // a hook or another agent may have committed on top of it by then.
+      const summary = await _gitOr(
+        git,
+        ["commit", "--cleanup=whitespace", "-F", temp.message],
+        undefined,
+        {
+          env: { GIT_INDEX_FILE: temp.commit, GIT_EDITOR: "true" },
+          config: { "core.abbrev": "no" },
+          hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
+        },
+      );
+      newHead = _committedId(summary);
+      if (newHead === undefined) throw new Error("git commit did not print the new commit's id");
       await _verifyCommit(git, oldHead!, newHead, unitOf, headFiles);
     }
 
@@ -310,14 +327,15 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       await git([...rm, "-f"], { stdin: _nul(untrackedFiles), env: backupEnv(temp.untracked) });
     }
   } catch (err) {
-    const undone = await _restore(git, {
+    const { undone, complete } = await _restore(git, {
       oldHead,
+      committing,
       newHead,
       snapshot: removedTracked ? snapshot : [],
       backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
     });
-    keepBackup = !undone.startsWith("everything");
+    keepBackup = !complete;
     const reason = err instanceof Error ? err.message : String(err);
     throw new DochygieneError(
       "PRUNE_FAILED",
@@ -367,12 +385,21 @@ async function _apply(input: ApplyInput): Promise<Plan> {
  * }]);
  * assert.match(text, /^dochygiene: prune 1 doc unit\n/);
  * assert.match(text, /- runs\/r1\/ — runs\/\*\/ \(temporary\): rank 4 of 4/);
+ *
+ * // A name a terminal would act on is quoted and escaped (here a right-to-left override).
+ * const odd = commitMessage([{
+ *   path: "runs/a\u202eb/", unit: "dir", rule: "runs/*\/", lifetime: "temporary", reason: "old",
+ *   tracked: true, dirty: false, tier: "auto", age_days: 9, age_source: "git", needs: null,
+ * }]);
+ * assert.ok(odd.includes('- "runs/a\\u202eb/" — '));
  * ```
  */
 export function commitMessage(candidates: readonly Candidate[]): string {
   const n = candidates.length;
   const lines = candidates.map((c) => {
-    const path = /[\p{Cc}"\\]|^\s|\s$/u.test(c.path) ? JSON.stringify(c.path) : c.path;
+    // Quoted when it holds a quote, a backslash, edge spaces or anything a terminal acts on.
+    const quote = /["\\]|^\s|\s$/.test(c.path) || c.path.search(TERMINAL_UNSAFE) >= 0;
+    const path = quote ? escapeControls(JSON.stringify(c.path), "json") : c.path;
     return `- ${path} — ${c.rule} (${c.lifetime}): ${c.reason.replace(/\s+/g, " ")}`;
   });
   return [
@@ -406,15 +433,15 @@ async function _refuseInProgress(root: string): Promise<void> {
   }
 }
 
-/** Runs git; on failure rethrows with a hint and git's own reason (see runGit). */
+/** Runs git and returns its stdout; on failure rethrows with a hint and git's own reason (see runGit). */
 async function _gitOr(
-  git: (args: string[], options?: GitOptions) => Promise<unknown>,
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   args: string[],
   stdin: string | undefined,
-  options: { env?: Record<string, string>; hint?: string },
-): Promise<void> {
+  options: { env?: Record<string, string>; config?: Record<string, string>; hint?: string },
+): Promise<Uint8Array> {
   try {
-    await git(args, { stdin, env: options.env });
+    return (await git(args, { stdin, env: options.env, config: options.config })).stdout;
   } catch (err) {
     if (options.hint && err instanceof DochygieneError) {
       throw new DochygieneError(err.code, `${options.hint} (${err.message})`);
@@ -423,7 +450,19 @@ async function _gitOr(
   }
 }
 
-/** The new commit must sit on the old HEAD and hold exactly the deletions of the committed units' files. */
+/**
+ * The id of the commit `git commit` (with `core.abbrev=no`) made, from its
+ * summary line `[<branch> <id>] <subject>` (`undefined` if there is none).
+ * Hooks print to stderr, so nothing precedes that line.
+ */
+function _committedId(stdout: Uint8Array): string | undefined {
+  return /^\[.*? ([0-9a-f]{40}|[0-9a-f]{64})\] /.exec(new TextDecoder().decode(stdout))?.[1];
+}
+
+/**
+ * The new commit must still be HEAD (nobody committed on top of it), sit on
+ * the old HEAD and hold exactly the deletions of the committed units' files.
+ */
 async function _verifyCommit(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   oldHead: string,
@@ -431,9 +470,13 @@ async function _verifyCommit(
   within: (path: string) => string | undefined,
   expected: ReadonlySet<string>,
 ): Promise<void> {
-  const parents = new TextDecoder().decode(
-    (await git(["rev-list", "--parents", "-n", "1", newHead])).stdout,
-  ).trim().split(" ").slice(1);
+  const [head, ...parents] = _text((await git(["rev-parse", "HEAD", `${newHead}^@`])).stdout)
+    .split("\n");
+  if (head !== newHead) {
+    throw new Error(
+      `HEAD moved while pruning (${head} was committed on top of the hygiene commit)`,
+    );
+  }
   if (parents.length !== 1 || parents[0] !== oldHead) {
     throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead})`);
   }
@@ -461,18 +504,21 @@ async function _verifyCommit(
   }
 }
 
-/** Undoes a failed apply; returns what was done, for the error line. */
+/** Undoes a failed apply; returns what was done, for the error line, and whether all of it could be. */
 async function _restore(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   state: {
     oldHead: string | undefined;
+    /** Whether `git commit` ran (it may have made a commit even when it failed). */
+    committing: boolean;
+    /** The hygiene commit, by the id `git commit` printed. */
     newHead: string | undefined;
     snapshot: Uint8Array[];
     /** The environment that reads the backup (its index and object directory). */
     backupEnv: Record<string, string>;
     files: string[];
   },
-): Promise<string> {
+): Promise<{ undone: string; complete: boolean }> {
   const problems: string[] = [];
   const attempt = async (what: string, fn: () => Promise<unknown>) => {
     try {
@@ -481,19 +527,30 @@ async function _restore(
       problems.push(`${what}: ${err instanceof Error ? err.message : err}`);
     }
   };
-  if (state.newHead !== undefined && state.oldHead !== undefined) {
-    await attempt(
-      "moving HEAD back",
-      () =>
-        git([
+  // HEAD moves back only from exactly this run's commit: a commit made on top of it (a hook,
+  // another agent) is someone's work, and moving HEAD back would drop it from the branch.
+  let headNote = "";
+  if (state.committing) {
+    await attempt("moving HEAD back", async () => {
+      const head = _text((await git(["rev-parse", "HEAD"])).stdout);
+      if (state.newHead === undefined) {
+        if (head !== state.oldHead) {
+          throw new Error(`HEAD is now ${head}; see git log whether it is the hygiene commit`);
+        }
+      } else if (head === state.newHead) {
+        await git([
           "update-ref",
           "-m",
           "dochygiene: undo a failed prune",
           "HEAD",
           state.oldHead!,
-          state.newHead!,
-        ]),
-    );
+          state.newHead,
+        ]);
+      } else if (head !== state.oldHead) {
+        headNote = `; HEAD was left alone: it moved on from the hygiene commit ${state.newHead} ` +
+          `(now ${head}), so undo that commit with git revert ${state.newHead}`;
+      }
+    });
   }
   if (state.snapshot.length > 0) {
     await attempt(
@@ -516,11 +573,19 @@ async function _restore(
     );
   }
   if (problems.length > 0) {
-    return `could NOT restore everything (${
-      problems.join("; ")
-    }); the removed files' content is in ${state.backupEnv.GIT_INDEX_FILE} (its blobs in ${state.backupEnv.GIT_OBJECT_DIRECTORY}): do not delete them`;
+    return {
+      undone: `could NOT restore everything (${
+        problems.join("; ")
+      }); the removed files' content is in ${state.backupEnv.GIT_INDEX_FILE} (its blobs in ${state.backupEnv.GIT_OBJECT_DIRECTORY}): do not delete them`,
+      complete: false,
+    };
   }
-  return "everything it had removed was restored (HEAD, index and files are as before)";
+  return {
+    undone: headNote === ""
+      ? "everything it had removed was restored (HEAD, index and files are as before)"
+      : `the index and files are as before${headNote}`,
+    complete: true,
+  };
 }
 
 /** An index entry under a unit: its `ls-files -s -v` record (tag, space, `ls-files -s` record). */
@@ -564,6 +629,11 @@ async function _readIndex(
     if (tagged[0] !== 0x48 /* H */ && !index.hidden.has(unit)) index.hidden.set(unit, path);
   }
   return index;
+}
+
+/** The path of an `ls-files -s` record (after its tab). */
+function _entryPath(record: Uint8Array): string {
+  return decodePath(record.subarray(record.indexOf(0x09) + 1));
 }
 
 /** Maps a path to the unit (a file, or a directory ending in `/`) of `units` it is in. */
@@ -683,9 +753,11 @@ async function _writeJournal(path: string, journal: _Journal): Promise<void> {
  * Rolls back an apply that was killed (its journal is still there): HEAD moves
  * back only if it is exactly the unfinished hygiene commit; index entries and
  * files come back only where they are missing (nothing anyone changed since is
- * overwritten). A journal whose backup is gone changes nothing and throws:
- * moving HEAD back without the files would undo a finished prune's commit and
- * show its files as deleted. Returns the warnings to report.
+ * overwritten). Once HEAD has moved on from that commit (it is an ancestor),
+ * its deletions are history: only missing untracked files come back. A
+ * journal whose backup is gone changes nothing and throws: moving HEAD back
+ * without the files would undo a finished prune's commit and show its files
+ * as deleted. Returns the warnings to report.
  */
 async function _recover(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
@@ -729,40 +801,43 @@ async function _recover(
     );
   }
   const done: string[] = [];
+  let snapshot = [..._records(Buffer.from(journal.snapshot, "base64"))];
+  let files = journal.files;
   if (journal.old_head !== null && journal.tree !== null) {
-    const out = await git(["rev-parse", "HEAD", "HEAD^{tree}", "HEAD^"], { okCodes: [0, 128] });
-    const [head, tree, parent] = _text(out.stdout).split("\n");
-    if (head !== journal.old_head) {
-      if (parent === journal.old_head && tree === journal.tree) {
-        await git([
-          "update-ref",
-          "-m",
-          "dochygiene: undo an interrupted prune",
-          "HEAD",
-          journal.old_head,
-          head,
-        ]);
-        done.push(`HEAD moved back from its unfinished commit ${head}`);
-      } else {
-        done.push(`HEAD has moved since (now ${head}), so it was left alone`);
-      }
+    const { head, commit } = await _hygieneCommit(git, journal.old_head, journal.tree);
+    if (commit === head) {
+      await git([
+        "update-ref",
+        "-m",
+        "dochygiene: undo an interrupted prune",
+        "HEAD",
+        journal.old_head,
+        head,
+      ]);
+      done.push(`HEAD moved back from its unfinished commit ${head}`);
+    } else if (commit !== undefined) {
+      // HEAD moved on from the hygiene commit, so its deletions are history now: its tracked
+      // files stay deleted (restoring them would stage them again); untracked ones may come back.
+      const tracked = new Set(snapshot.map(_entryPath));
+      files = files.filter((f) => !tracked.has(f));
+      snapshot = [];
+      done.push(`its commit ${commit} is under HEAD (now ${head}) and stays`);
+    } else if (head !== journal.old_head) {
+      done.push(`HEAD has moved since (now ${head}), so it was left alone`);
     }
   }
-  const snapshot = Buffer.from(journal.snapshot, "base64");
   if (snapshot.length > 0) {
     const present = new Set(
       [..._records((await git(["ls-files", "-z"])).stdout)].map((r) => decodePath(r)),
     );
-    const missing = [..._records(snapshot)].filter((r) =>
-      !present.has(decodePath(r.subarray(r.indexOf(0x09) + 1)))
-    );
+    const missing = snapshot.filter((r) => !present.has(_entryPath(r)));
     if (missing.length > 0) {
       await git(["update-index", "-z", "--index-info"], { stdin: _join0(missing) });
       done.push(`${missing.length} index entries restored`);
     }
   }
   const missingFiles: string[] = [];
-  for (const file of journal.files) {
+  for (const file of files) {
     if (!(await pathExists(join(root, file)))) missingFiles.push(file);
   }
   if (missingFiles.length > 0) {
@@ -781,6 +856,30 @@ async function _recover(
       done.length === 0 ? "it had changed nothing yet" : done.join(", ")
     }`,
   ];
+}
+
+/**
+ * HEAD, and the hygiene commit an apply made on `oldHead` (its only parent)
+ * with tree `tree` if HEAD is that commit or descends from it.
+ */
+async function _hygieneCommit(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  oldHead: string,
+  tree: string,
+): Promise<{ head: string; commit: string | undefined }> {
+  const head = _text(
+    (await git(["rev-parse", "-q", "--verify", "HEAD"], { okCodes: [0, 1] })).stdout,
+  );
+  if (head === "" || head === oldHead) return { head, commit: undefined };
+  // One record per commit descending from oldHead: `commit <id>`, then `<tree> <parents>`.
+  const out = await git(["rev-list", "--ancestry-path", "--format=%T %P", `${oldHead}..${head}`], {
+    okCodes: [0, 128],
+  });
+  const lines = _text(out.stdout).split("\n");
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    if (lines[i + 1] === `${tree} ${oldHead}`) return { head, commit: lines[i].slice(7) };
+  }
+  return { head, commit: undefined };
 }
 
 /** Under the lock no other prune runs, and without a journal nothing needs them: every prune-* entry is a leftover. */

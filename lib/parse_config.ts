@@ -32,10 +32,8 @@ const _RULE_KEYS = [
 const _LIFETIMES: Lifetime[] = ["keep", "temporary", "delete-once-served"];
 
 /**
- * Names no rule means, top-level and one level down (plain, upper case, digit
- * first, dot file, non-ASCII, a doc): a deleting rule that matches one matches
- * arbitrary names, however it is spelled (`*`, `?*`, `[a-z]*`, `{a,**}`,
- * `!(x)`, `*.*`, `*.md`, `*\/*`, …).
+ * Names no rule means (plain, upper case, digit first, dot file, non-ASCII,
+ * with `-` or `_`, a doc): see {@linkcode _ARBITRARY_PATHS}.
  */
 const _ARBITRARY_NAMES = [
   "q7zx",
@@ -43,12 +41,33 @@ const _ARBITRARY_NAMES = [
   "7qzx",
   ".q7zx",
   "ü7zx-Ω",
+  "q7-zx",
+  "q7_zx",
   "q7zx.md",
   "q7zx.mdx",
   "q7zx.markdown",
-  "q7zx/q7zx",
-  "q7zx/q7zx.md",
 ];
+
+/** How many directory levels {@linkcode _ARBITRARY_PATHS} reaches down. */
+const _PROBE_DEPTH = 8;
+
+/**
+ * Paths of arbitrary names at every depth up to {@linkcode _PROBE_DEPTH},
+ * shortest first: each name under plain directories, and at every level. A
+ * deleting rule that matches one matches arbitrary names however it is spelled
+ * (`*`, `?*`, `[a-z]*`, `{a,**}`, `!(x)`, `*.*`, `*_*`, `*\/*\/*\/`, `*\/*\/*.md`, …);
+ * one with a literal segment at any depth (`runs/*\/`, `**\/scratch/*\/`) matches none.
+ */
+const _ARBITRARY_PATHS: readonly string[] = [...new Set(_arbitraryPaths())];
+
+function* _arbitraryPaths(): Generator<string> {
+  for (let depth = 0; depth < _PROBE_DEPTH; depth++) {
+    for (const name of _ARBITRARY_NAMES) {
+      yield `${"q7zx/".repeat(depth)}${name}`;
+      yield Array(depth + 1).fill(name).join("/");
+    }
+  }
+}
 
 /**
  * Validates config text (YAML) and applies defaults.
@@ -178,7 +197,7 @@ function _rule(raw: unknown, at: string): Rule {
   }
   if (lifetime !== "keep") {
     const matches = globMatcher([rule.match]);
-    const name = _ARBITRARY_NAMES.find((n) => matches(n));
+    const name = _ARBITRARY_PATHS.find((p) => matches(p));
     if (name !== undefined) {
       throw invalidConfig(
         `${at}.match: "${rule.match}" would cover the whole repository (it matches arbitrary names such as "${name}"); a ${lifetime} rule must be anchored to a directory (e.g. "autoresearch/*/")`,

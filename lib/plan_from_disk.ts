@@ -17,6 +17,7 @@ import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
 import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./read_git_facts.ts";
+import type { ScanArtifact } from "./scan_docs.ts";
 import { scanRepository } from "./scan_repository.ts";
 import { contentExclusion } from "./summarize_doc.ts";
 
@@ -87,14 +88,11 @@ export async function planFromDisk(
     if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
     const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
     if (dir !== undefined) return `excluded dir ${dir}`;
-    if (ignored(path)) return ".dochygiene-ignore";
-    const reason = excluded.get(path) ??
-      (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))
-        ? undefined
-        : _contentExclusion(root, path));
-    if (reason === "frozen") return "frozen";
-    if (reason === "append_only") return "append-only";
-    return reason;
+    if (ignored(path)) return _EXCLUSIONS.ignore;
+    const scanned = excluded.get(path);
+    if (scanned !== undefined) return _EXCLUSIONS[scanned];
+    if (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))) return undefined;
+    return _contentExclusion(root, path);
   };
   const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
   const plan = planPrune({
@@ -111,6 +109,13 @@ export async function planFromDisk(
   return { plan, collection, links: scan.links ?? new Map() };
 }
 
+/** The scan's exclusion reasons, as a unit's `protected (…)` reason says them. */
+const _EXCLUSIONS: Record<ScanArtifact["excluded"][number]["reason"], string> = {
+  ignore: ".dochygiene-ignore",
+  frozen: "frozen",
+  append_only: "append-only",
+};
+
 /** Markdown by its extension: a doc to the scanner under the default scope. */
 const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
 
@@ -126,7 +131,8 @@ function _contentExclusion(root: string, path: string): string | undefined {
   if (typeof read === "string") return `${unchecked}: ${read}`;
   if (read.kind !== "text") return undefined;
   try {
-    return contentExclusion(analyzeDoc(read.text, path));
+    const why = contentExclusion(analyzeDoc(read.text, path));
+    return why && _EXCLUSIONS[why];
   } catch (err) {
     return `${unchecked}: could not be analysed (${err instanceof Error ? err.message : err})`;
   }

@@ -248,6 +248,14 @@ Deno.test("a deleting rule is judged by what it matches: arbitrary names are ref
     "*.*",
     "*.md",
     "*/*",
+    "*_*/",
+    "*/*/*/",
+    "*/*/*",
+    "?*/*/*/",
+    "{*,x}/*/*",
+    "*/*/*.md",
+    "*/*/*/*",
+    "*/*/*/*/*/*/*/*.markdown",
   ];
   for (const match of spellings) {
     for (const lifetime of ["lifetime: temporary", `${DOS}\n    served_when: x`]) {
@@ -269,10 +277,15 @@ rules:
   - {match: "docs/superpowers/plans/*.md", ${DOS}, served_when: shipped, extract: true}
   - {match: "**/runs/*/", lifetime: temporary}
   - {match: "*.log", lifetime: temporary}
+  - {match: "tmp/**", lifetime: temporary}
+  - {match: "runs/**/", lifetime: temporary}
+  - {match: "**/scratch/*/", lifetime: temporary}
+  - {match: "*/runs/*/", lifetime: temporary}
+  - {match: ".claude/plans/*.md", lifetime: temporary}
   - {match: "docs/adr/**", lifetime: keep}
   - {match: "**", lifetime: keep}
 `);
-  assert.equal(rules.length, 7);
+  assert.equal(rules.length, 12);
 });
 
 Deno.test("a YAML alias bomb fails fast with INVALID_CONFIG", () => {

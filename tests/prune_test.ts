@@ -643,6 +643,75 @@ Deno.test("prune --yes killed while removing files, in a repository moved since,
   await git(root, ["fsck", "--no-progress"]);
 });
 
+Deno.test("prune --yes killed after removing the files, then a user commit on top: the next run restores none of the committed deletions", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await killPruneInHook(root, "post-index-change", "[ ! -e autoresearch/run-5/notes.md ]");
+  assert.equal((await prune(root, ["--yes"])).code, 137);
+  await Deno.remove(join(root, ".git/hooks/post-index-change"));
+  const hygiene = (await git(root, ["rev-parse", "HEAD"])).trim();
+  await writeFiles(root, { "mine.md": "mine\n" });
+  await git(root, ["add", "mine.md"]);
+  await git(root, ["commit", "-q", "-m", "user work"]);
+  const committed = await snapshot(root);
+  assert.equal(committed.status, "");
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(
+    result.warnings.some((w: string) =>
+      w.endsWith(
+        `rolled back: its commit ${hygiene} is under HEAD (now ${committed.head}) and stays`,
+      )
+    ),
+    result.warnings.join("\n"),
+  );
+  assert.deepEqual(result.applied, []);
+  assert.deepEqual(await snapshot(root), committed);
+  await assert.rejects(Deno.lstat(join(root, "autoresearch/run-5")));
+});
+
+Deno.test("prune --yes: a commit a hook makes on top of the hygiene commit is never dropped; the failure names the commit to revert", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await writeFiles(root, { "README.md": "# Project, staged\n" });
+  await git(root, ["add", "README.md"]);
+  // A concurrent agent commits the user's staged work right after prune's commit.
+  await writeFiles(root, {
+    ".git/hooks/post-commit": "#!/bin/sh\n" +
+      'env -u GIT_INDEX_FILE git commit -q --no-verify -m "user work"\n',
+  });
+  await Deno.chmod(join(root, ".git/hooks/post-commit"), 0o755);
+  const before = await snapshot(root);
+
+  const run = await prune(root, ["--yes"]);
+
+  const [head, hygiene, old] = (await git(root, ["rev-list", "-n", "3", "HEAD"])).trim().split(
+    "\n",
+  );
+  assert.equal(old, before.head);
+  assert.equal((await git(root, ["log", "-1", "--format=%s", head])).trim(), "user work");
+  assertSeamError(
+    "prune",
+    run,
+    1,
+    "PRUNE_FAILED",
+    new RegExp(
+      `HEAD was left alone: it moved on from the hygiene commit ${hygiene} \\(now ${head}\\), ` +
+        `so undo that commit with git revert ${hygiene}: HEAD moved while pruning`,
+    ),
+  );
+  assert.equal(await Deno.readTextFile(join(root, "autoresearch/run-5/notes.md")), "# run 5\n");
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).filter((n) =>
+      n.startsWith("prune-")
+    ),
+    [],
+  );
+});
+
 Deno.test("prune --yes: an untracked unit's backup never enters .git, and a killed apply gives it back from .dochygiene", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
