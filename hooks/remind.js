@@ -18,6 +18,7 @@ var DochygieneError = class extends Error {
 };
 
 // lib/clock.ts
+var CLOCK_SLACK_MS = 5 * 60 * 1e3;
 var systemClock = {
   now: () => new Date(Date.now())
 };

@@ -15,6 +15,13 @@ export interface Clock {
 }
 
 /**
+ * How far two instants may disagree before one counts as a clock error: the
+ * clock behind the watermark (prune defers age-based deletion), a stored time
+ * ahead of now (doctor reports it, mark-checked resets it).
+ */
+export const CLOCK_SLACK_MS: number = 5 * 60 * 1000;
+
+/**
  * The process clock. It reads `Date.now()` at each call, so fake timers that
  * replace `Date` drive it too.
  *

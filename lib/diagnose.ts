@@ -7,12 +7,11 @@
  */
 
 import { join } from "node:path";
-import { type Clock, systemClock } from "./clock.ts";
+import { type Clock, CLOCK_SLACK_MS, systemClock } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
 import { CONFIG_FILE_NAME, loadConfig } from "./load_config.ts";
 import { pathExists } from "./path_exists.ts";
-import { CLOCK_SLACK_MS } from "./plan_prune.ts";
 import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
@@ -139,7 +138,8 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
         );
       }
       report = (await findReportPair(stateDirPath)) ?? null;
-      if (dirStatus === "ok") leftovers = _tempFiles(stateDirPath);
+      // Stamped with the real time by atomicWrite, whatever clock this check was given.
+      if (dirStatus === "ok") leftovers = _tempFiles(stateDirPath, Date.now());
       if (leftovers.length > 0) {
         problems.push(
           `${stateDirPath} holds ${leftovers.length} temp file(s) of interrupted writes (${
@@ -219,35 +219,57 @@ async function _isIgnored(root: string): Promise<boolean> {
   return files.every((f) => hits.has(f));
 }
 
-/** An atomic write's temp file, `.<name>.tmp-<pid>-<ms>-<n>` (see `atomicWrite`). */
-const _TEMP_FILE = /^\..+\.tmp-\d+-\d+-\d+$/;
+/** An atomic write's temp file, `.<name>.tmp-<pid>-<ms>-<n>` (see `atomicWrite`), with its `<ms>`. */
+const _TEMP_FILE = /^\..+\.tmp-\d+-(\d+)-\d+$/;
+
+/** A temp file this much older than its name's stamp is no live write's (each takes milliseconds). */
+const _STALE_TEMP_MS = 60_000;
 
 /**
- * The atomic-write temp files in `dir`, sorted: a write renames its own within
- * milliseconds, so one that is there was almost surely left by a killed writer.
+ * The atomic-write temp files in `dir` older than a minute by their name's
+ * stamp, sorted: left by killed writers (a younger one may be a write in flight).
  */
-function _tempFiles(dir: string): string[] {
+function _tempFiles(dir: string, nowMs: number): string[] {
   const names: string[] = [];
   for (const entry of Deno.readDirSync(dir)) {
-    if (_TEMP_FILE.test(entry.name)) names.push(entry.name);
+    const stamp = _TEMP_FILE.exec(entry.name)?.[1];
+    if (stamp !== undefined && nowMs - Number(stamp) > _STALE_TEMP_MS) names.push(entry.name);
   }
   return names.sort();
 }
 
+/** doctor's probe: one fixed name, so a killed doctor leaves at most one, removed by the next. */
+const _PROBE = ".doctor-probe";
+
 /**
- * Why the operating system refuses a new file in `dir` (owner, mode,
- * read-only mount), or `undefined` when it allows one. The probe is named like
- * an atomic write's temp file, so one left by a killed doctor is listed.
+ * Why the operating system refuses to create or remove a file in `dir`
+ * (owner, mode, read-only mount, append-only attribute), or `undefined` when
+ * it allows both.
  */
 function _writeDenied(dir: string): string | undefined {
-  const probe = join(dir, `.doctor-probe.tmp-${Deno.pid}-${Date.now()}-0`);
+  const probe = join(dir, _PROBE);
   try {
-    Deno.openSync(probe, { write: true, createNew: true }).close();
-    Deno.removeSync(probe);
+    _removeIfThere(probe);
+    try {
+      Deno.openSync(probe, { write: true, createNew: true }).close();
+    } catch (err) {
+      // Another doctor's probe, created an instant ago: the directory takes new files.
+      if (err instanceof Deno.errors.AlreadyExists) return undefined;
+      throw err;
+    }
+    _removeIfThere(probe);
     return undefined;
   } catch (err) {
     // "Permission denied (os error 13): open '<probe>'": the probe's name would only confuse.
     return _message(err).replace(/: \w+ '.*$/, "");
+  }
+}
+
+function _removeIfThere(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
 }
 

@@ -9,12 +9,13 @@
  * Code points a terminal acts on instead of showing: C0 and C1 controls, DEL,
  * and the bidirectional and directional marks. A file name, a status or a git
  * message holding them could move the cursor, erase a line or reorder what is
- * shown around it. Global: use it with `replace`, `search` or `match`, never
- * with a `test` that would keep its `lastIndex`.
+ * shown around it. Also a lone surrogate, which would show as U+FFFD, not as
+ * what it is. Global: use it with `replace`, `search` or `match`, never with a
+ * `test` that would keep its `lastIndex`.
  */
 export const TERMINAL_UNSAFE: RegExp =
   // deno-lint-ignore no-control-regex
-  /[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * `text` with every {@linkcode TERMINAL_UNSAFE} code point escaped: `\xNN`
@@ -28,7 +29,8 @@ export const TERMINAL_UNSAFE: RegExp =
  *
  * assert.equal(escapeControls("a\x1b[2Kb\u202ec"), "a\\x1b[2Kb\\u202ec");
  * assert.equal(escapeControls("a\x7f", "json"), "a\\u007f");
- * assert.equal(escapeControls("plain ü"), "plain ü");
+ * assert.equal(escapeControls("plain ü 😀"), "plain ü 😀");
+ * assert.equal(escapeControls("a\u061cb\ud800"), "a\\u061cb\\ud800");
  * ```
  */
 export function escapeControls(text: string, style: "x" | "json" = "x"): string {

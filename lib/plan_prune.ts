@@ -9,11 +9,9 @@
  */
 
 import { byCodePoint } from "./by_code_point.ts";
+import { CLOCK_SLACK_MS } from "./clock.ts";
 import { type ExistingPaths, servedByPath } from "./governing_rule.ts";
 import type { Lifetime, Rule } from "./load_config.ts";
-
-/** How far behind the watermark the clock may read before age-based deletion is deferred. */
-export const CLOCK_SLACK_MS = 5 * 60 * 1000;
 
 /** Where an `extract: true` unit's durable content may go before it is deleted. */
 export const EXTRACT_DESTINATIONS: readonly string[] = [

@@ -197,8 +197,21 @@ export function toFailure(err: unknown): DochygieneError {
   if (err instanceof Deno.errors.PermissionDenied) {
     return new DochygieneError("ACCESS_DENIED", _osDenial(message));
   }
+  // Deno gives these as plain errors with the errno's name: the file system refused, no bug.
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && code in _FS_REFUSALS) {
+    return new DochygieneError("ACCESS_DENIED", `${message}: ${_FS_REFUSALS[code]}`);
+  }
   return new DochygieneError("INTERNAL", `unexpected error: ${message}; please report it`);
 }
+
+/** File-system refusals that are not a permission error, with their fix. */
+const _FS_REFUSALS: Record<string, string> = {
+  EROFS: "the file system is mounted read-only; run where it can be written",
+  ENOSPC: "the disk is full; free some space and run again",
+  EDQUOT: "the disk quota is exceeded; free some space and run again",
+  EPERM: "the operating system refused the operation (an immutable or append-only file?)",
+};
 
 /** Deno's OS errors name the call and its path: `Permission denied (os error 13): open '/x/y'`. */
 const _OS_CALL = /^(.*?): (\w+) '(.*?)'(?: -> '.*')?$/;

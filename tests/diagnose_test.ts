@@ -149,13 +149,16 @@ Deno.test("times later than now plus five minutes are a problem naming mark-chec
   assert.equal(d.healthy, false);
 });
 
-Deno.test("temp files of interrupted writes are listed as a problem; nothing is removed", async () => {
+Deno.test("temp files of interrupted writes are listed as a problem, not a write in flight; nothing is removed", async () => {
   await using repo = await tempRepo();
-  const temps = [".scan.json.tmp-4242-1796046796262-3", ".state.json.tmp-4241-1796046796262-0"];
+  const hourAgo = Date.now() - 3_600_000;
+  const temps = [`.scan.json.tmp-4242-${hourAgo}-3`, `.state.json.tmp-4241-${hourAgo}-0`];
   await writeFiles(repo.path, {
     ".gitignore": ".dochygiene/\n",
     ".dochygiene/state.json": '{"schema_version": 1}',
     ".dochygiene/state.json.tmp-notes": "not an atomic-write temp file",
+    // Another command's write, an instant old: not left behind.
+    [`.dochygiene/.state.json.tmp-4243-${Date.now()}-0`]: "{",
     ...Object.fromEntries(temps.map((t) => [`.dochygiene/${t}`, "{"])),
   });
   const d = await diagnose(repo.path);
@@ -168,7 +171,23 @@ Deno.test("temp files of interrupted writes are listed as a problem; nothing is 
   const names = (await Array.fromAsync(Deno.readDir(`${repo.path}/.dochygiene`))).map((e) =>
     e.name
   );
-  assert.equal(names.length, 4);
+  assert.equal(names.length, 5);
+});
+
+Deno.test("doctor's write probe leaves nothing behind, and removes one a killed doctor left", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene/state.json": '{"schema_version": 1}',
+    ".dochygiene/.doctor-probe": "",
+  });
+  const d = await diagnose(repo.path);
+  assert.equal(d.state_dir.writable, true);
+  assert.deepEqual(d.problems, []);
+  const names = (await Array.fromAsync(Deno.readDir(`${repo.path}/.dochygiene`))).map((e) =>
+    e.name
+  );
+  assert.deepEqual(names, ["state.json"]);
 });
 
 Deno.test("a git that fails in a repository is reported with its reason, apart from no repository", async () => {

@@ -315,3 +315,20 @@ Deno.test("a reader that leaves early (`| true`) costs no stack trace: the job's
   const state = JSON.parse(await Deno.readTextFile(join(repo.path, ".dochygiene/state.json")));
   assert.match(state.last_check, /^\d{4}-\d\d-\d\dT/);
 });
+
+Deno.test("toFailure: a read-only, full or refusing file system is ACCESS_DENIED with its fix, not a bug", () => {
+  const cases: [string, string, RegExp][] = [
+    ["EROFS", "Read-only file system (os error 30): open '/r/.dochygiene/x'", /mounted read-only/],
+    ["ENOSPC", "No space left on device (os error 28): write", /disk is full/],
+    ["EDQUOT", "Disk quota exceeded (os error 122): write", /quota/],
+    ["EPERM", "Operation not permitted (os error 1): unlink '/r/x'", /immutable or append-only/],
+  ];
+  for (const [code, message, fix] of cases) {
+    const failure = toFailure(Object.assign(new Error(message), { code }));
+    assert.equal(failure.code, "ACCESS_DENIED", code);
+    assert.equal(failure.exitCode, 1);
+    assert.match(failure.message, fix);
+    assert.ok(failure.message.startsWith(message), failure.message);
+  }
+  assert.equal(toFailure(Object.assign(new Error("x"), { code: "EBADF" })).code, "INTERNAL");
+});
