@@ -315,6 +315,14 @@ async function syncDir(dir) {
     handle?.close();
   }
 }
+function tempFileOf(name) {
+  const m = _TEMP_NAME.exec(name);
+  return m === null ? void 0 : {
+    target: m[1],
+    stampMs: Number(m[2])
+  };
+}
+var _TEMP_NAME = /^\.(.+)\.tmp-\d+-(\d+)-\d+$/;
 
 // lib/validate_report.ts
 var MAX_REPORT_BYTES = 16 * 1024 * 1024;
@@ -460,7 +468,7 @@ function updateState(stateDir, change, options = {}) {
 }
 function _removeLeftoverStateTemps(stateDir) {
   for (const entry of Deno.readDirSync(stateDir)) {
-    if (!entry.name.startsWith(`.${STATE_FILE_NAME}.tmp-`)) continue;
+    if (tempFileOf(entry.name)?.target !== STATE_FILE_NAME) continue;
     try {
       Deno.removeSync(join(stateDir, entry.name));
     } catch {

@@ -37,6 +37,7 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
   const dir = dirname(path);
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${Date.now()}-${_writes++}`);
+  // The name's format is read back by tempFileOf (leftovers of killed writers).
   let file: Deno.FsFile | undefined;
   try {
     file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o644 });
@@ -81,3 +82,29 @@ export async function syncDir(dir: string): Promise<void> {
     handle?.close();
   }
 }
+
+/**
+ * What the name of an {@linkcode atomicWrite} temp file,
+ * `.<name>.tmp-<pid>-<ms>-<n>`, says: the name of the file it was to replace
+ * and when it was made (epoch milliseconds); `undefined` for any other name.
+ * One left in a directory belongs to a writer killed before its rename, or to
+ * a write in flight.
+ *
+ * @example
+ * ```ts
+ * import { tempFileOf } from "./atomic_write.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(tempFileOf(".state.json.tmp-4242-1796046796262-0"), {
+ *   target: "state.json",
+ *   stampMs: 1796046796262,
+ * });
+ * assert.equal(tempFileOf("state.json.tmp-notes"), undefined);
+ * ```
+ */
+export function tempFileOf(name: string): { target: string; stampMs: number } | undefined {
+  const m = _TEMP_NAME.exec(name);
+  return m === null ? undefined : { target: m[1], stampMs: Number(m[2]) };
+}
+
+const _TEMP_NAME = /^\.(.+)\.tmp-\d+-(\d+)-\d+$/;

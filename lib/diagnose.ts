@@ -7,6 +7,7 @@
  */
 
 import { join } from "node:path";
+import { tempFileOf } from "./atomic_write.ts";
 import { type Clock, CLOCK_SLACK_MS, systemClock } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
@@ -219,9 +220,6 @@ async function _isIgnored(root: string): Promise<boolean> {
   return files.every((f) => hits.has(f));
 }
 
-/** An atomic write's temp file, `.<name>.tmp-<pid>-<ms>-<n>` (see `atomicWrite`), with its `<ms>`. */
-const _TEMP_FILE = /^\..+\.tmp-\d+-(\d+)-\d+$/;
-
 /** A temp file this much older than its name's stamp is no live write's (each takes milliseconds). */
 const _STALE_TEMP_MS = 60_000;
 
@@ -232,8 +230,8 @@ const _STALE_TEMP_MS = 60_000;
 function _tempFiles(dir: string, nowMs: number): string[] {
   const names: string[] = [];
   for (const entry of Deno.readDirSync(dir)) {
-    const stamp = _TEMP_FILE.exec(entry.name)?.[1];
-    if (stamp !== undefined && nowMs - Number(stamp) > _STALE_TEMP_MS) names.push(entry.name);
+    const temp = tempFileOf(entry.name);
+    if (temp !== undefined && nowMs - temp.stampMs > _STALE_TEMP_MS) names.push(entry.name);
   }
   return names.sort();
 }

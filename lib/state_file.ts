@@ -6,7 +6,7 @@
  */
 
 import { join } from "./path.ts";
-import { atomicWrite } from "./atomic_write.ts";
+import { atomicWrite, tempFileOf } from "./atomic_write.ts";
 import { type Clock, fileStamp } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findEntry } from "./find_entry.ts";
@@ -246,7 +246,7 @@ export function updateState(
  */
 function _removeLeftoverStateTemps(stateDir: string): void {
   for (const entry of Deno.readDirSync(stateDir)) {
-    if (!entry.name.startsWith(`.${STATE_FILE_NAME}.tmp-`)) continue;
+    if (tempFileOf(entry.name)?.target !== STATE_FILE_NAME) continue;
     try {
       Deno.removeSync(join(stateDir, entry.name));
     } catch {

@@ -7,7 +7,7 @@
  */
 
 import { basename, join } from "node:path";
-import { atomicWrite, syncDir } from "./atomic_write.ts";
+import { atomicWrite, syncDir, tempFileOf } from "./atomic_write.ts";
 import { type Clock, fileStamp, systemClock } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { REPORT_FILE_PATTERN, type ReportPair } from "./find_report_pair.ts";
@@ -28,9 +28,6 @@ export interface WrittenReport extends ReportPair {
   /** Absolute paths of the older report files it removed, sorted. */
   removed: string[];
 }
-
-/** Temp files of an interrupted report write (see `atomicWrite`). */
-const _STALE_TEMP = /^\.report-\d{8}T\d{6}Z\.(json|md)\.tmp-/;
 
 /**
  * Under the state lock: writes `report-<stamp>.json` (the validated report)
@@ -96,7 +93,10 @@ export function writeReportPair(
       );
     }
     const stale = names
-      .filter((n) => REPORT_FILE_PATTERN.test(n) || _STALE_TEMP.test(n))
+      // Older pairs, and the temp files of interrupted report writes.
+      .filter((n) =>
+        REPORT_FILE_PATTERN.test(n) || REPORT_FILE_PATTERN.test(tempFileOf(n)?.target ?? "")
+      )
       .map((n) => join(stateDir, n))
       .filter((p) => p !== json && p !== md)
       .sort();

@@ -43,7 +43,7 @@ Deno.test("rollover leaves exactly one pair and removes strays and interrupted t
     `${dir.path}/report-20261102T000000Z.json`,
     "lone file of a killed writer",
   );
-  await Deno.writeTextFile(`${dir.path}/.report-20261103T000000Z.md.tmp-1-abcd`, "temp");
+  await Deno.writeTextFile(`${dir.path}/.report-20261103T000000Z.md.tmp-1-1796046796262-0`, "temp");
   await Deno.writeTextFile(`${dir.path}/state.json`, "{}");
   await Deno.writeTextFile(`${dir.path}/scan.json`, "{}");
   const w = await writeReportPair(dir.path, REPORT, at("2026-11-30T03:36:18Z"));
