@@ -133,6 +133,9 @@ export async function runSeam(
       io.write("stdout", `dochygiene ${spec.name} ${VERSION}\n`);
       return 0;
     }
+    if (values.root === "") {
+      throw new DochygieneError("USAGE", "--root needs a value (--root DIR); see --help", 2);
+    }
     const start = typeof values.root === "string" ? values.root : Deno.cwd();
     await _assertDirectory(start);
     const ctx: SeamContext = {

@@ -92,6 +92,12 @@ Deno.test("an unknown option is named plainly, without parseArgs' advice to quot
   assert.equal(r.stderr, "dochygiene demo: unknown option --bogus; see --help\n");
 });
 
+Deno.test("an empty --root= is a usage error, not a missing directory", async () => {
+  const r = await run(["--format", "text", "--root="]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, "dochygiene demo: --root needs a value (--root DIR); see --help\n");
+});
+
 Deno.test("an option given no value names the option and how to give one", async () => {
   const spec = { ...SPEC, options: { file: { type: "string" as const } } };
   for (const args of [["--format", "text", "--file"], ["--format", "text", "--file", "--root"]]) {
