@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_prune.ts";
 import type { Clock } from "./lib/clock.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
 import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
@@ -27,7 +28,6 @@ import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
 
 const USAGE = `usage: prune.ts [options]
 
@@ -144,10 +144,11 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       mode,
     });
     if (state.status === "corrupt") {
+      // With --yes, the state's update says where the file went instead.
       fresh.plan.warnings.push(
         `${STATE_FILE_NAME} is corrupt, so its clock watermark is unknown and a clock set back ` +
-          `cannot be detected; --yes keeps it aside as ${STATE_FILE_NAME}.corrupt-<stamp> and ` +
-          `starts a fresh one`,
+          `cannot be detected` + (mode === "apply" ? "" : `; --yes keeps it aside as ` +
+            `${STATE_FILE_NAME}.corrupt-<stamp> and starts a fresh one`),
       );
     }
     return fresh;
@@ -163,7 +164,10 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       );
     }
     await skipHiddenUnits(root, plan);
-    plan.dangling = findDangling(links, plan.candidates.map((c) => c.path), resolveLink);
+    // Only what --yes will delete can leave a link dangling.
+    const skipped = new Set(plan.skipped.map((s) => s.path));
+    const going = plan.candidates.filter((c) => !skipped.has(c.path)).map((c) => c.path);
+    plan.dangling = findDangling(links, going, resolveLink);
   } else {
     if (Deno.stdin.isTerminal()) {
       const draft = (await facts("dry-run")).plan;

@@ -24,7 +24,7 @@ import { withLock } from "./with_lock.ts";
 export interface ApplyInput {
   /** The project root (holds `.git`). */
   root: string;
-  /** `<root>/.dochygiene` (exists, writable): the lock and the temporary indexes live here. */
+  /** `<root>/.dochygiene` (exists, writable): the lock, the temporary indexes and the backup objects live here. */
   stateDir: string;
   /** Recomputes the plan (mode `apply`) from fresh git facts; called under the lock. */
   replan: () => Promise<{ plan: Plan; collection: UnitCollection }>;
@@ -467,14 +467,14 @@ async function _verifyCommit(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   oldHead: string,
   newHead: string,
-  within: (path: string) => string | undefined,
+  unitOf: (path: string) => string | undefined,
   expected: ReadonlySet<string>,
 ): Promise<void> {
   const [head, ...parents] = _text((await git(["rev-parse", "HEAD", `${newHead}^@`])).stdout)
     .split("\n");
   if (head !== newHead) {
     throw new Error(
-      `HEAD moved while pruning (${head} was committed on top of the hygiene commit)`,
+      `HEAD moved while pruning (it is now ${head}, not the hygiene commit ${newHead})`,
     );
   }
   if (parents.length !== 1 || parents[0] !== oldHead) {
@@ -494,7 +494,7 @@ async function _verifyCommit(
   for (let i = 0; i + 1 < records.length; i += 2) {
     const status = new TextDecoder().decode(records[i]);
     const path = decodePath(records[i + 1]);
-    if (status !== "D" || within(path) === undefined) {
+    if (status !== "D" || unitOf(path) === undefined) {
       throw new Error(`the commit changed ${path} (${status}), which prune did not delete`);
     }
     deleted.add(path);
@@ -547,8 +547,8 @@ async function _restore(
           state.newHead,
         ]);
       } else if (head !== state.oldHead) {
-        headNote = `; HEAD was left alone: it moved on from the hygiene commit ${state.newHead} ` +
-          `(now ${head}), so undo that commit with git revert ${state.newHead}`;
+        headNote = `; HEAD was left alone: it is no longer the hygiene commit ${state.newHead} ` +
+          `(now ${head}); if that commit is still in your history, undo it with git revert ${state.newHead}`;
       }
     });
   }

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
 import type { ListedFile } from "./list_candidates.ts";
-import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
-import { shallowBoundary } from "./read_git_ages.ts";
 import type { Rule } from "./load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
+import { shallowBoundary } from "./read_git_ages.ts";
+import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import { runGit } from "./run_git.ts";
 
 /** Options of {@linkcode collectUnits}. */
@@ -216,8 +216,8 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
   await Promise.all([...drafts.values()].map(async (draft) => {
     const facts = draft.facts;
     facts.tracked = draft.tracked > 0;
-    const changed = _newestMtime(root, draft.changed);
-    if (changed !== undefined) facts.changed_ms = changed;
+    const changedMs = _newestMtime(root, draft.changed);
+    if (changedMs !== undefined) facts.changed_ms = changedMs;
     if (facts.tracked && facts.age_ms !== null) {
       if (!draft.dated) facts.shallow_age = true;
       return;

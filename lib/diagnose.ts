@@ -43,7 +43,7 @@ export interface Diagnosis {
   };
   /** The state file: `ok`, `missing` (never checked), `corrupt`, `unreadable`, or `unknown` when the directory is invalid. */
   state_file: "ok" | "missing" | "corrupt" | "unreadable" | "unknown";
-  /** The state's timestamps later than now plus five minutes (`clock_watermark`, …). */
+  /** The state's timestamps later than now plus {@linkcode CLOCK_SLACK_MS} (`clock_watermark`, …). */
   future_times: string[];
   /** Temp files of interrupted writes in the state directory (names, sorted). */
   leftover_temps: string[];

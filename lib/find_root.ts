@@ -38,11 +38,11 @@ export async function findRoot(start: string): Promise<string> {
   }
 }
 
-/** Whether `dir` holds a `.git` entry of any kind; listed, so a miss throws nothing. */
+/** Whether `dir` holds a `.git` entry of any kind (one `lstat`). */
 function _hasGit(dir: string): boolean {
   try {
     return findEntry(dir, ".git") !== undefined;
   } catch {
-    return false; // neither listable nor searchable: no root found here
+    return false; // `dir` cannot be searched: no root found here
   }
 }

@@ -92,7 +92,7 @@ export async function planFromDisk(
     const scanned = excluded.get(path);
     if (scanned !== undefined) return _EXCLUSIONS[scanned];
     if (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))) return undefined;
-    return _contentExclusion(root, path);
+    return _protectedByContent(root, path);
   };
   const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
   const plan = planPrune({
@@ -124,7 +124,7 @@ const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
  * append-only as the scanner would (see `contentExclusion`); a doc that cannot
  * be read or analysed may be either: it is protected, saying why.
  */
-function _contentExclusion(root: string, path: string): string | undefined {
+function _protectedByContent(root: string, path: string): string | undefined {
   const read = readDocSync(root, path);
   if (read === "") return undefined; // not a regular file (a symlink), or gone: no doc
   const unchecked = "not checked for frozen/append-only";

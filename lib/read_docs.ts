@@ -93,12 +93,12 @@ export const PARALLEL_FROM = 2000;
  * already about half of it by estimate (not measured: the machine it was
  * built on has two cores).
  */
-export const MAX_HELPERS = 3;
+const _MAX_HELPERS = 3;
 
 /**
  * How many helper threads {@linkcode readDocs} uses for `docs` docs: one per
  * `parallelFrom` docs, but no more than the other cores (at least one, which
- * overlaps the reads' waits even on one core) and {@linkcode MAX_HELPERS}.
+ * overlaps the reads' waits even on one core) and `_MAX_HELPERS` (three).
  *
  * @example
  * ```ts
@@ -117,7 +117,7 @@ export function helperThreads(
   parallelFrom: number = PARALLEL_FROM,
   cores: number = navigator.hardwareConcurrency ?? 1,
 ): number {
-  const cap = Math.max(1, Math.min(cores - 1, MAX_HELPERS));
+  const cap = Math.max(1, Math.min(cores - 1, _MAX_HELPERS));
   // `parallelFrom` 0 (tests): as many as allowed, from the first doc.
   return docs < parallelFrom ? 0 : Math.min(cap, Math.floor(docs / Math.max(parallelFrom, 1)));
 }
@@ -464,7 +464,7 @@ interface _Helped {
 
 /**
  * Runs one helper thread on the shared counter. Resolves with its inbound
- * link counts when it has returned every batch it took; when it fails (to
+ * link counts and how many docs it read when it has returned every batch it took; when it fails (to
  * start, or midway), is closed by anyone or is given up, with `undefined` after
  * clearing every result it gave, so that this thread reads and counts them all
  * again. Never rejects; closes the helper.

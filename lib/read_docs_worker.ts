@@ -1,5 +1,5 @@
 /**
- * A helper thread of `readDocs` (`read_docs.ts`; up to `MAX_HELPERS` run at
+ * A helper thread of `readDocs` (`read_docs.ts`; up to three run at
  * once): says it is loaded, then takes batches of paths from the shared
  * counter, reads, analyses and (given the listing) summarises them, posts each
  * batch's results back, and ends with its inbound link counts, or says it

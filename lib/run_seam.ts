@@ -213,7 +213,8 @@ const _FS_REFUSALS: Record<string, string> = {
   EROFS: "the file system is mounted read-only; run where it can be written",
   ENOSPC: "the disk is full; free some space and run again",
   EDQUOT: "the disk quota is exceeded; free some space and run again",
-  EPERM: "the operating system refused the operation (an immutable or append-only file?)",
+  EPERM: "the operating system refused the operation (an immutable or append-only file?): " +
+    "clear the attribute (chattr -i / -a) or run elsewhere",
 };
 
 /** Deno's OS errors name the call and its path: `Permission denied (os error 13): open '/x/y'`. */
@@ -262,9 +263,9 @@ function _usageProblem(err: unknown): string {
 }
 
 /**
- * The output format for errors found before the arguments parse: the last
- * `--format` before `--`, as parseArgs takes it; a bad last value is reported
- * as JSON once parsing gets that far.
+ * The output format: the last `--format` before `--`, as parseArgs takes it,
+ * else by whether stdout is a terminal; known before the arguments parse, so
+ * parse errors use it too. An invalid `--format` value is then refused (as JSON).
  */
 function _guessFormat(args: string[]): Format {
   let value: string | undefined;

@@ -699,8 +699,9 @@ Deno.test("prune --yes: a commit a hook makes on top of the hygiene commit is ne
     1,
     "PRUNE_FAILED",
     new RegExp(
-      `HEAD was left alone: it moved on from the hygiene commit ${hygiene} \\(now ${head}\\), ` +
-        `so undo that commit with git revert ${hygiene}: HEAD moved while pruning`,
+      `HEAD was left alone: it is no longer the hygiene commit ${hygiene} \\(now ${head}\\); ` +
+        `if that commit is still in your history, undo it with git revert ${hygiene}: ` +
+        `HEAD moved while pruning \\(it is now ${head}, not the hygiene commit ${hygiene}\\)`,
     ),
   );
   assert.equal(await Deno.readTextFile(join(root, "autoresearch/run-5/notes.md")), "# run 5\n");
@@ -780,6 +781,12 @@ Deno.test("prune: a corrupt state.json is a warning (its clock watermark is unkn
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
+  // One warning says where it went, none what --yes would do.
+  assert.deepEqual(
+    result.warnings.filter((w: string) => /kept aside|keeps it aside/.test(w)).length,
+    1,
+    result.warnings.join("\n"),
+  );
   assert.ok(result.warnings.some((w: string) => /kept aside as .*state\.json\.corrupt-/.test(w)));
   const names = [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name);
   assert.ok(names.some((n) => n.startsWith("state.json.corrupt-")), names.join(", "));
