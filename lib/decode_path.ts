@@ -86,8 +86,29 @@ export function decodeNulTerminated(bytes: Uint8Array): string[] {
  * ```
  */
 export function hasUndecodableBytes(path: string): boolean {
-  return /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/.test(path);
+  return _UNDECODABLE.test(path);
 }
+
+/**
+ * `path` with each undecodable byte (see {@linkcode decodePath}) shown as
+ * `\xNN`, for messages; a surrogate pair (a valid astral character) is kept.
+ *
+ * @example
+ * ```ts
+ * import { decodePath, showUndecodable } from "./decode_path.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(showUndecodable(decodePath(new Uint8Array([0x63, 0xe9]))), "c\\xe9");
+ * assert.equal(showUndecodable("\u{10080}.md"), "\u{10080}.md");
+ * ```
+ */
+export function showUndecodable(path: string): string {
+  return path.replace(_UNDECODABLES, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`);
+}
+
+/** A lone surrogate U+DC80–U+DCFF: one undecodable byte (not the second half of a pair). */
+const _UNDECODABLE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+const _UNDECODABLES = new RegExp(_UNDECODABLE.source, "g");
 
 const _strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 

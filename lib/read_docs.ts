@@ -11,6 +11,7 @@
 
 import { analyzeDoc } from "./analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
+import { showUndecodable } from "./decode_path.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { PathIndex, type PathIndexSource } from "./path_index.ts";
@@ -512,9 +513,7 @@ function _runHelper(
 
 /** A path for a one-line message: undecodable bytes shown as `\xNN`. */
 function _show(path: string): string {
-  return JSON.stringify(
-    path.replace(/[\uDC80-\uDCFF]/g, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`),
-  );
+  return JSON.stringify(showUndecodable(path));
 }
 
 function _reason(err: unknown): string {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { showUndecodable } from "./decode_path.ts";
 import { escapeControls } from "./escape_controls.ts";
 import type { ScanArtifact, Signal } from "./scan_docs.ts";
 
@@ -150,7 +151,5 @@ function _line(path: string, s: Signal): string {
 
 /** One-line, terminal-safe: controls, bidi marks and undecodable bytes (as `\xNN`) escaped. */
 function _display(text: string): string {
-  return escapeControls(
-    text.replace(/[\uDC80-\uDCFF]/g, (c) => `\\x${(c.charCodeAt(0) - 0xdc00).toString(16)}`),
-  );
+  return escapeControls(showUndecodable(text));
 }
