@@ -324,18 +324,8 @@ function tempFileOf(name) {
 }
 var _TEMP_NAME = /^\.(.+)\.tmp-\d+-(\d+)-\d+$/;
 
-// lib/validate_report.ts
-var MAX_REPORT_BYTES = 16 * 1024 * 1024;
+// lib/exceeds_depth.ts
 var MAX_JSON_DEPTH = 64;
-var _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-function isIsoTimestamp(value, options = {}) {
-  const m = typeof value === "string" ? _ISO.exec(value) : null;
-  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
-  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
-}
 function exceedsDepth(value, maxDepth = MAX_JSON_DEPTH) {
   const pending = [
     [
@@ -354,6 +344,17 @@ function exceedsDepth(value, maxDepth = MAX_JSON_DEPTH) {
   }
   return false;
 }
+
+// lib/is_iso_timestamp.ts
+function isIsoTimestamp(value, options = {}) {
+  const m = typeof value === "string" ? _ISO.exec(value) : null;
+  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
+  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
+}
+var _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 // lib/with_lock.ts
 async function withLock(stateDir, fn, options = {}) {

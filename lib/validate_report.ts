@@ -7,16 +7,11 @@
  */
 
 import { DochygieneError } from "./dochygiene_error.ts";
+import { exceedsDepth, MAX_JSON_DEPTH } from "./exceeds_depth.ts";
+import { isIsoTimestamp } from "./is_iso_timestamp.ts";
 
 /** Largest report accepted, in bytes: a bigger input fails before it is parsed. */
 export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
-
-/**
- * Deepest nesting of objects and lists accepted in a report or in the state
- * file (a bare object is one level): serialising a value nested 100,000 levels
- * deep overflows the call stack, so such input is refused as soon as it is read.
- */
-export const MAX_JSON_DEPTH = 64;
 
 /** What the check skill concluded about a doc. */
 export const CATEGORIES = [
@@ -86,67 +81,8 @@ const _ENTRY_KEYS = [
   "extract_to",
   "token_estimate",
 ];
-const _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 /** Levels above a signal's own in a report: the report, `entries`, an entry, `signals`. */
 const _SIGNAL_LEVEL = 4;
-
-/**
- * Whether `value` is a strict ISO-8601 timestamp with a real calendar date:
- * with a zone (`Z` or `±hh:mm`) and optional fraction, as reports carry; with
- * `utcMillis`, only the UTC form with milliseconds that `state.json` holds
- * (`2026-11-30T03:36:18.000Z`). Never what `Date.parse` merely tolerates
- * (`"1"`, a zoneless local time).
- *
- * @example
- * ```ts
- * import { isIsoTimestamp } from "./validate_report.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(isIsoTimestamp("2026-11-30T03:36:18+01:00"), true);
- * assert.equal(isIsoTimestamp("2026-11-30T03:36:18+01:00", { utcMillis: true }), false);
- * assert.equal(isIsoTimestamp("2026-11-30T03:36:18.000Z", { utcMillis: true }), true);
- * assert.equal(isIsoTimestamp("2026-02-30T00:00:00.000Z"), false);
- * assert.equal(isIsoTimestamp("1"), false);
- * ```
- */
-export function isIsoTimestamp(
-  value: unknown,
-  options: { utcMillis?: boolean } = {},
-): value is string {
-  const m = typeof value === "string" ? _ISO.exec(value) : null;
-  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
-  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
-  // Date.parse accepts 2026-02-30; the calendar fields must survive a round trip.
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
-}
-
-/**
- * Whether `value` nests objects and lists more than `maxDepth` levels deep (a
- * bare object or list is one level, a scalar none). The walk is iterative, so
- * the hostile input it exists for cannot overflow the stack here either.
- *
- * @example
- * ```ts
- * import { exceedsDepth } from "./validate_report.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(exceedsDepth({ a: [1, { b: 2 }] }, 3), false);
- * assert.equal(exceedsDepth({ a: [1, { b: [] }] }, 3), true);
- * assert.equal(exceedsDepth(JSON.parse("[".repeat(100_000) + "]".repeat(100_000))), true);
- * ```
- */
-export function exceedsDepth(value: unknown, maxDepth: number = MAX_JSON_DEPTH): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const [node, depth] = item;
-    if (typeof node !== "object" || node === null) continue;
-    if (depth > maxDepth) return true;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /**
  * Parses and validates report text (JSON).
