@@ -649,6 +649,7 @@ function _unitOf(units: readonly string[]): (path: string) => string | undefined
   };
 }
 
+/** Moves each unit holding a file git hides changes of (unit → that file) to `skipped`. */
 function _skipHidden(plan: Plan, hidden: ReadonlyMap<string, string>): void {
   if (hidden.size === 0) return;
   for (const [unit, path] of hidden) {
@@ -664,11 +665,11 @@ function _skipHidden(plan: Plan, hidden: ReadonlyMap<string, string>): void {
 /** What differs between the snapshot's entries and the index read now, or `undefined`. */
 function _indexDrift(before: readonly _Entry[], now: _Index): string | undefined {
   if (now.unmerged) return "the index got unresolved conflicts";
-  const was = new Map(before.map((e) => [e.path, decodePath(e.tagged)]));
+  const was = new Map(before.map((e) => [e.path, e.tagged]));
   for (const e of now.entries) {
     const old = was.get(e.path);
     if (old === undefined) return `${e.path} was added to the index in ${e.unit}`;
-    if (old !== decodePath(e.tagged)) return `${e.path} changed in the index`;
+    if (Buffer.compare(old, e.tagged) !== 0) return `${e.path} changed in the index`;
     was.delete(e.path);
   }
   const [gone] = was.keys();
