@@ -157,21 +157,22 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   let plan: Plan;
   let links: Map<string, DocLink[]>;
   if (!apply) {
-    ({ plan, links } = await facts("dry-run"));
+    const dry = await facts("dry-run");
+    ({ plan, links } = dry);
     if (await pathExists(join(stateDir, PRUNE_JOURNAL_FILE))) {
       plan.warnings.push(
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
       );
     }
-    await skipHiddenUnits(root, plan);
+    skipHiddenUnits(plan, dry.collection.files);
     // Only what --yes will delete can leave a link dangling.
     const skipped = new Set(plan.skipped.map((s) => s.path));
     const going = plan.candidates.filter((c) => !skipped.has(c.path)).map((c) => c.path);
     plan.dangling = findDangling(links, going, resolveLink);
   } else {
     if (Deno.stdin.isTerminal()) {
-      const draft = (await facts("dry-run")).plan;
-      await skipHiddenUnits(root, draft);
+      const { plan: draft, collection } = await facts("dry-run");
+      skipHiddenUnits(draft, collection.files);
       const skipped = new Set(draft.skipped.map((s) => s.path));
       for (const c of draft.candidates) {
         if (

@@ -15,6 +15,7 @@ import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./decode_path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./escape_controls.ts";
+import type { ListedFile } from "./list_candidates.ts";
 import { pathExists } from "./path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
 import { type GitOptions, runGit } from "./run_git.ts";
@@ -131,8 +132,8 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
 /**
  * Adds to `plan.skipped` every candidate that `--yes` skips whatever is
  * confirmed, with the reason: one holding a file git is told to hide changes
- * of (skip-worktree, assume-unchanged). The dry run calls it so that it says
- * what apply will do. One git process (none without candidates).
+ * of (skip-worktree, assume-unchanged), as the listing's `hidden` says. The dry
+ * run does so that it says what apply will do (apply reads the index afresh).
  *
  * @example
  * ```ts
@@ -158,15 +159,19 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
  *   confirm: new Set(), extracted: new Set(), now: new Date(Date.now() + 86_400_000),
  *   watermark: null, mode: "dry-run",
  * });
- * await skipHiddenUnits(root, plan);
+ * skipHiddenUnits(plan, collection.files);
  * assert.deepEqual(plan.skipped.map((s) => s.path), ["notes/a.md"]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function skipHiddenUnits(root: string, plan: Plan): Promise<void> {
-  if (plan.candidates.length === 0) return;
+export function skipHiddenUnits(plan: Plan, files: readonly ListedFile[]): void {
   const unitOf = _unitOf(plan.candidates.map((c) => c.path));
-  _skipHidden(plan, (await _readIndex((args) => runGit(root, args), unitOf)).hidden);
+  const hidden = new Map<string, string>();
+  for (const file of files) {
+    const unit = file.hidden ? unitOf(file.path) : undefined;
+    if (unit !== undefined && !hidden.has(unit)) hidden.set(unit, file.path);
+  }
+  _skipHidden(plan, hidden);
 }
 
 async function _apply(input: ApplyInput): Promise<Plan> {

@@ -19,6 +19,11 @@ export interface ListedFile {
   tracked: boolean;
   /** `file` (regular or unknown until stat), `symlink`, or `gitlink` (a submodule). */
   type: "file" | "symlink" | "gitlink";
+  /**
+   * Set (`true`) when git is told to hide changes to it: skip-worktree or
+   * assume-unchanged (`git ls-files -v` tags `S` and lower case).
+   */
+  hidden?: true;
 }
 
 /** What {@linkcode listCandidates} found. */
@@ -47,7 +52,7 @@ export interface ListOptions {
 
 /**
  * Lists the files of the project at `root`. In a repository: ONE
- * `git ls-files -z -s -t --cached --others --exclude-standard` (tracked plus
+ * `git ls-files -z -s -v --cached --others --exclude-standard` (tracked plus
  * untracked-not-ignored; unmerged entries appear once; submodules are
  * `gitlink`s). Elsewhere: a walk that never descends excluded directories,
  * never follows symlinks (so loops cannot trap it) and reports unreadable
@@ -80,7 +85,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
     "ls-files",
     "-z",
     "-s",
-    "-t",
+    "-v",
     "--cached",
     "--others",
     "--exclude-standard",
@@ -89,10 +94,11 @@ async function _listGit(root: string): Promise<CandidateListing> {
 }
 
 /**
- * Parses the output of `git ls-files -z -s -t --cached --others`: records
+ * Parses the output of `git ls-files -z -s -v --cached --others`: records
  * `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>` (tracked).
  * Unmerged paths (one record per stage) are listed once; an untracked
- * directory entry (`dir/`, a nested repository) is opaque.
+ * directory entry (`dir/`, a nested repository) is opaque; a tag `S` or in
+ * lower case (skip-worktree, assume-unchanged) marks the file `hidden`.
  *
  * @example
  * ```ts
@@ -133,7 +139,10 @@ export function parseLsFiles(stdout: Uint8Array): CandidateListing {
     const path = record.slice(tab + 1);
     const type = mode === "160000" ? "gitlink" : mode === "120000" ? "symlink" : "file";
     if (type === "gitlink") opaque.push(path);
-    byPath.set(path, { path, tracked: true, type });
+    const tag = record[0];
+    const file: ListedFile = { path, tracked: true, type };
+    if (tag === "S" || (tag >= "a" && tag <= "z")) file.hidden = true;
+    byPath.set(path, file);
   }
   const files = [...byPath.values()].sort((a, b) => byCodePoint(a.path, b.path));
   return { files, opaque: opaque.sort(byCodePoint), warnings: [] };
