@@ -155,9 +155,13 @@ export function parseMarkdown(text: string): MarkdownDoc {
     }
     let s = line;
     let depth = 0;
+    const open = fence ?? html;
+    // Inside an open fence or HTML block only the markers of the quotes it sits in are
+    // markers: a further `>` is content (`>>> print(1)`, `> ``` ` in a fence).
+    const quotes = open ? open.depth : Infinity;
     const c0 = s.charCodeAt(0); // most lines start with a letter: no call for them
-    if ((c0 === 0x3e || c0 === 0x20) && _quoted(s)) {
-      for (let m = QUOTE_MARKER.exec(s); m; m = QUOTE_MARKER.exec(s)) {
+    if ((c0 === 0x3e || c0 === 0x20) && quotes > 0 && _quoted(s)) {
+      for (let m = QUOTE_MARKER.exec(s); m && depth < quotes; m = QUOTE_MARKER.exec(s)) {
         s = s.slice(m[0].length);
         depth++;
       }
@@ -172,7 +176,6 @@ export function parseMarkdown(text: string): MarkdownDoc {
       else break;
     }
     const blank = chars === s.length;
-    const open = fence ?? html;
     if (open && (depth < open.depth || (!blank && indent < open.indent))) {
       fence = html = undefined;
       listIndent = -1;

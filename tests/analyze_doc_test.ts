@@ -71,6 +71,15 @@ Deno.test("analyzeDoc: checkboxes outside code, in any list style", () => {
   assert.equal(analyzeDoc("# none\n\n[ ] not a list\n", "t.md").checkboxes, undefined);
 });
 
+Deno.test("analyzeDoc: a `>` line in a list item's fence keeps later tasks and headings", () => {
+  const a = analyzeDoc(
+    "- Example:\n  ```\n  >>> print(1)\n  ```\n- [ ] task after\n\n## Later heading\n",
+    "a.md",
+  );
+  assert.deepEqual(a.checkboxes, { done: 0, open: 1 });
+  assert.ok(a.anchors.has("later-heading"));
+});
+
 Deno.test("analyzeDoc: inline-code paths with their lines", () => {
   const md =
     "# T\n\nEdit `src/main.ts` and `./docs/a.md`,\nnot `main.ts`, `docs/`, `npm i`, `docs/*.md`.\n\n" +

@@ -187,6 +187,18 @@ Deno.test("extractLinks: a fence or HTML block ends with the blockquote or list 
   assert.deepEqual(targets("- <!--\n  [a](a.md)\n\n[b](b.md)\n"), ["b.md"]);
 });
 
+Deno.test("extractLinks: a `>` inside a fence or HTML block is content, not a blockquote", () => {
+  // A REPL prompt in a list item's fence neither ends the fence nor lets the close open another.
+  assert.deepEqual(targets("- Example:\n  ```\n  >>> print(1)\n  ```\n- See [q](q.md)\n"), [
+    "q.md",
+  ]);
+  // A quoted fence line does not close a fence that is not in a quote.
+  assert.deepEqual(targets("```text\n> ```\n> [a](a.md)\n```\n[b](b.md)\n"), ["b.md"]);
+  // In a quoted fence, only the quote's own marker is one.
+  assert.deepEqual(targets("> ```\n> > ```\n> [a](a.md)\n> ```\n> [b](b.md)\n"), ["b.md"]);
+  assert.deepEqual(targets("<div>\n> [a](a.md)\n\n[b](b.md)\n"), ["b.md"]);
+});
+
 Deno.test("extractLinks: a definition's bare destination needs balanced parentheses", () => {
   assert.deepEqual(targets("[a]: a(1).md\n\n[b]: b(.md\n"), ["a(1).md"]);
 });
