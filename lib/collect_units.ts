@@ -38,7 +38,7 @@ export interface CollectOptions {
 export interface UnitCollection {
   /** Every governed unit, sorted by path. */
   units: UnitFacts[];
-  /** The existing files and their directories (for `served_when_path`). */
+  /** The files on disk and their directories (for `served_when_path`). */
   existing: ExistingPaths;
   /** The listing: tracked and untracked-not-ignored files. */
   files: ListedFile[];
@@ -236,7 +236,8 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
   const units = [...drafts.values()].map((d) => d.facts);
   return {
     units,
-    existing: existingPaths(listing.files.map((f) => f.path)),
+    // `served_when_path` is proven on disk: a tracked file deleted from it proves nothing.
+    existing: existingPaths(listing.files.flatMap((f) => f.absent ? [] : [f.path])),
     files: listing.files,
     changed,
     head: history.head,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { byCodePoint } from "./by_code_point.ts";
 import { decodeNulTerminated, decodePath } from "./decode_path.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
+import { dirEntries } from "./dir_entries.ts";
 import { runGit } from "./run_git.ts";
 
 /** One file of the listing. */
@@ -24,6 +25,13 @@ export interface ListedFile {
    * assume-unchanged (`git ls-files -v` tags `S` and lower case).
    */
   hidden?: true;
+  /**
+   * Set (`true`) for a tracked file that is not on disk: deleted from the
+   * working tree and not yet staged, or left out by a sparse checkout. The
+   * scanner does not see it (no candidate, no link target, no proof of
+   * `served_when_path`); prune keeps it in its unit, whose deletion it is.
+   */
+  absent?: true;
 }
 
 /** What {@linkcode listCandidates} found. */
@@ -52,9 +60,10 @@ export interface ListOptions {
 
 /**
  * Lists the files of the project at `root`. In a repository: ONE
- * `git ls-files -z -s -v --cached --others --exclude-standard` (tracked plus
- * untracked-not-ignored; unmerged entries appear once; submodules are
- * `gitlink`s). Elsewhere: a walk that never descends excluded directories,
+ * `git ls-files -z -s -v --cached --deleted --others --exclude-standard`
+ * (tracked plus untracked-not-ignored; unmerged entries appear once;
+ * submodules are `gitlink`s; a tracked file that is not on disk is marked
+ * `absent`). Elsewhere: a walk that never descends excluded directories,
  * never follows symlinks (so loops cannot trap it) and reports unreadable
  * directories as warnings.
  *
@@ -87,18 +96,30 @@ async function _listGit(root: string): Promise<CandidateListing> {
     "-s",
     "-v",
     "--cached",
+    "--deleted",
     "--others",
     "--exclude-standard",
   ]);
-  return parseLsFiles(stdout);
+  const listing = parseLsFiles(stdout);
+  // git does not look on disk for the files it is told to hide changes of (a sparse checkout
+  // leaves them out): such a file is looked up here.
+  if (listing.files.some((f) => f.hidden && !f.absent)) {
+    const entry = dirEntries(root);
+    for (const file of listing.files) {
+      if (file.hidden && entry(file.path) === undefined) file.absent = true;
+    }
+  }
+  return listing;
 }
 
 /**
- * Parses the output of `git ls-files -z -s -v --cached --others`: records
- * `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>` (tracked).
- * Unmerged paths (one record per stage) are listed once; an untracked
- * directory entry (`dir/`, a nested repository) is opaque; a tag `S` or in
- * lower case (skip-worktree, assume-unchanged) marks the file `hidden`.
+ * Parses the output of `git ls-files -z -s -v --cached --deleted --others`:
+ * records `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>`
+ * (tracked). Unmerged paths (one record per stage) are listed once; a path
+ * with an `R` record (deleted from the working tree) is `absent`; an
+ * untracked directory entry (`dir/`, a nested repository) is opaque; a tag
+ * `S` or in lower case (skip-worktree, assume-unchanged) marks the file
+ * `hidden`.
  *
  * @example
  * ```ts
@@ -107,11 +128,14 @@ async function _listGit(root: string): Promise<CandidateListing> {
  *
  * const out = new TextEncoder().encode(
  *   "? new.md\0H 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\ta.md\0" +
- *     "H 160000 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tsub\0",
+ *     "H 160000 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tsub\0" +
+ *     "H 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tgone.md\0" +
+ *     "R 100644 e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 0\tgone.md\0",
  * );
  * const { files, opaque } = parseLsFiles(out);
  * assert.deepEqual(files, [
  *   { path: "a.md", tracked: true, type: "file" },
+ *   { path: "gone.md", tracked: true, type: "file", absent: true },
  *   { path: "new.md", tracked: false, type: "file" },
  *   { path: "sub", tracked: true, type: "gitlink" },
  * ]);
@@ -121,6 +145,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
 export function parseLsFiles(stdout: Uint8Array): CandidateListing {
   const byPath = new Map<string, ListedFile>();
   const opaque: string[] = [];
+  const deleted = new Set<string>();
   const records = decodeNulTerminated(stdout);
   // git ends every record with NUL; a last unterminated one is taken as it is.
   const tail = stdout.lastIndexOf(0) + 1;
@@ -140,9 +165,17 @@ export function parseLsFiles(stdout: Uint8Array): CandidateListing {
     const type = mode === "160000" ? "gitlink" : mode === "120000" ? "symlink" : "file";
     if (type === "gitlink") opaque.push(path);
     const tag = record[0];
+    if (tag === "R" || tag === "r") {
+      deleted.add(path);
+      continue;
+    }
     const file: ListedFile = { path, tracked: true, type };
     if (tag === "S" || (tag >= "a" && tag <= "z")) file.hidden = true;
     byPath.set(path, file);
+  }
+  for (const path of deleted) {
+    const file = byPath.get(path);
+    if (file?.tracked) file.absent = true;
   }
   const files = [...byPath.values()].sort((a, b) => byCodePoint(a.path, b.path));
   return { files, opaque: opaque.sort(byCodePoint), warnings: [] };

@@ -112,18 +112,23 @@ async function _scan(
   const { root, config } = options;
   const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
   const warnings = [...listing.warnings];
+  // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
+  // shared with prune, which keeps it in its unit).
+  const files = listing.files.some((f) => f.absent)
+    ? listing.files.filter((f) => !f.absent)
+    : listing.files;
   const globs = [
     ...config.scope_globs,
     ...config.rules.flatMap((r) => r.served_when_path ? [r.match, r.served_when_path] : [r.match]),
   ];
-  if (needsGlobEngine(globs, listing.files.values().map((f) => f.path))) await loadGlobEngine();
-  const paths = selectReads(listing.files, config, ignored);
+  if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
+  const paths = selectReads(files, config, ignored);
   let entry: ((path: string) => boolean | undefined) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
     skipLstat: inGit,
-    links: pathIndexSource(listing.files, listing.opaque),
+    links: pathIndexSource(files, listing.opaque),
     keepLinks: options.keepLinks,
     helpers,
   });
@@ -131,7 +136,7 @@ async function _scan(
   const git = await agesPromise;
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
-  for (const { path, tracked } of listing.files) {
+  for (const { path, tracked } of files) {
     const read = reads.get(path);
     if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
       continue;
@@ -147,7 +152,7 @@ async function _scan(
     config,
     now: options.clock.now(),
     git,
-    files: listing.files,
+    files,
     opaque: listing.opaque,
     ignored,
     reads,

@@ -98,6 +98,29 @@ Deno.test("git mode: symlinks are listed as symlinks, never followed", async () 
   assert.equal(again.files.find((f) => f.path === "host.md")?.type, "symlink");
 });
 
+Deno.test("git mode: a deleted tracked file and a sparse checkout's missing file are marked absent", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(
+    repo.path,
+    { "kept.md": "k", "gone.md": "g", "away/x.md": "x", "local.md": "l" },
+    "2024-01-01T00:00:00Z",
+  );
+  await Deno.remove(join(repo.path, "gone.md")); // deleted, not staged
+  // skip-worktree: one file not checked out (as in a sparse checkout), one kept on disk.
+  await git(repo.path, ["update-index", "--skip-worktree", "away/x.md", "local.md"]);
+  await Deno.remove(join(repo.path, "away"), { recursive: true });
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  assert.deepEqual(
+    listing.files.map((f) => [f.path, f.absent ?? false, f.hidden ?? false]),
+    [
+      ["away/x.md", true, true],
+      ["gone.md", true, false],
+      ["kept.md", false, false],
+      ["local.md", false, true],
+    ],
+  );
+});
+
 Deno.test("walk mode: excluded, .git and .dochygiene directories are never descended; symlinks never followed; loops harmless", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, {

@@ -73,6 +73,34 @@ Deno.test("prune: a frozen or append-only doc outside scope_globs still protects
   }
 });
 
+Deno.test("prune: a served_when_path deleted from disk (not yet staged) proves nothing; a deleted file goes with its unit", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(0)}` +
+      '  - match: "notes/*.md"\n    lifetime: delete-once-served\n' +
+      '    served_when_path: "done/{name}.md"\n',
+    "notes/a.md": "# a\n",
+    "notes/b.md": "# b\n",
+    "done/a.md": "x\n",
+    "done/b.md": "x\n",
+    "runs/r1/out.md": "# out\n",
+    "runs/r1/log.md": "# log\n",
+  }, OLD);
+  await Deno.remove(join(repo.path, "done/a.md"));
+  await Deno.remove(join(repo.path, "runs/r1/log.md"));
+  // The run has an uncommitted change (the deletion): it needs confirming, as any dirty unit.
+  const result = await prune(repo.path, ["--yes", "--confirm", "runs/r1/"]);
+  assert.deepEqual(paths(result.applied), ["notes/b.md", "runs/r1/"]);
+  assert.match(reasons(result)["notes/a.md"], /^not served: nothing matches served_when_path/);
+  const changes = await git(repo.path, ["show", "--name-status", "--format=", "HEAD"]);
+  assert.deepEqual(changes.trim().split("\n").sort(), [
+    "D\tnotes/b.md",
+    "D\truns/r1/log.md",
+    "D\truns/r1/out.md",
+  ]);
+});
+
 /** Four runs, one commit each, 45, 35, 25 and 15 days before NOW, cloned `depth` commits deep. */
 async function shallowRuns(depth: number) {
   await using source = await tempRepo();

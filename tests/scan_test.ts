@@ -282,6 +282,39 @@ Deno.test("in git: committed docs take git ages; untracked and staged-only docs 
   }
 });
 
+Deno.test("a tracked doc deleted from disk but not staged is gone: links to it break, it proves nothing served, it is no candidate", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "notes/a.md": "# a\n\nSee [b](b.md) and `notes/b.md`.\n",
+    "notes/b.md": "# b\n",
+    "done/a.md": "x\n",
+    "vendor/v.md": "# v\n",
+    ".dochygiene.yml": 'rules:\n  - match: "notes/*.md"\n    lifetime: delete-once-served\n' +
+      '    served_when_path: "done/{name}.md"\n',
+  }, "2026-10-01T00:00:00Z");
+  for (const path of ["done/a.md", "notes/b.md", "vendor/v.md"]) {
+    await Deno.remove(join(repo.path, path));
+  }
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(artifact.shortlist, ["notes/a.md"]);
+  assert.deepEqual(artifact.counts, {
+    candidates: 1,
+    shortlisted: 1,
+    excluded: { dir: 0, ignore: 0, frozen: 0, append_only: 0 },
+  });
+  assert.deepEqual(of(artifact, "notes/a.md", "lifecycle"), [
+    { kind: "lifecycle", rule: "notes/*.md", lifetime: "delete-once-served", served: false },
+  ]);
+  assert.deepEqual(of(artifact, "notes/a.md", "broken_link"), [
+    { kind: "broken_link", line: 3, target: "b.md", hint: null },
+  ]);
+  assert.deepEqual(of(artifact, "notes/a.md", "missing_path"), [
+    { kind: "missing_path", line: 3, path: "notes/b.md" },
+  ]);
+});
+
 Deno.test("a shallow clone is reported (git.shallow: true) and still has git ages", async () => {
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "# A\n", "b.md": "# B\n" }, "2026-01-01T00:00:00Z");
