@@ -232,10 +232,11 @@ function _existsFrom(candidate: string, from: _From): boolean {
   const local = _resolvePlain(candidate, from);
   if (local === undefined) {
     const path = resolveLink(from.path, candidate)?.path;
-    return path !== undefined && from.index.exists(path);
+    return path !== undefined && (from.index.isOpaque(path) || from.index.exists(path));
   }
   // `""` is the doc itself by a bare fragment: no path.
-  return local !== null && local !== "" && (from.listed || from.index.exists(local));
+  return local !== null && local !== "" &&
+    (from.listed || from.index.isOpaque(local) || from.index.exists(local));
 }
 
 /** An inline-code path without a leading `./` and trailing slashes. */

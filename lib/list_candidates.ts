@@ -18,7 +18,11 @@ export interface ListedFile {
   path: string;
   /** In git's index (tracked); always false in walk mode. */
   tracked: boolean;
-  /** `file` (regular or unknown until stat), `symlink`, or `gitlink` (a submodule). */
+  /**
+   * `file` (regular or unknown until stat), `symlink` (or, untracked, any
+   * other file that is not regular: a FIFO, a socket), or `gitlink` (a
+   * submodule).
+   */
   type: "file" | "symlink" | "gitlink";
   /**
    * Set (`true`) when git is told to hide changes to it: skip-worktree or
@@ -101,12 +105,15 @@ async function _listGit(root: string): Promise<CandidateListing> {
     "--exclude-standard",
   ]);
   const listing = parseLsFiles(stdout);
-  // git does not look on disk for the files it is told to hide changes of (a sparse checkout
-  // leaves them out): such a file is looked up here.
-  if (listing.files.some((f) => f.hidden && !f.absent)) {
+  // Looked up on disk (one directory listing each): the files git is told to hide changes of,
+  // which it does not look for (a sparse checkout leaves them out), and untracked files, whose
+  // kind git does not say (a symlink is never read, nor is any path beneath it).
+  if (listing.files.some((f) => !f.tracked || (f.hidden && !f.absent))) {
     const entry = dirEntries(root);
     for (const file of listing.files) {
-      if (file.hidden && entry(file.path) === undefined) file.absent = true;
+      if (file.tracked) {
+        if (file.hidden && typeof entry(file.path) !== "boolean") file.absent = true;
+      } else if (entry(file.path) === false) file.type = "symlink";
     }
   }
   return listing;

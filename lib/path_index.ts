@@ -167,9 +167,10 @@ export class PathIndex {
    */
   classify(path: string): TargetState {
     if (this.#exists.has(path)) return "exists";
+    // Never looked for on disk: it may be reached through a symlink.
+    if (this.isOpaque(path)) return "opaque";
     const caseTwin = this.#hasCaseTwin(path);
     if (!caseTwin && this.#onDisk !== undefined && this.#onDiskMemo(path)) return "exists";
-    if (this.isOpaque(path)) return "opaque";
     return caseTwin ? "case" : this.#hasMd(path) ? "extension" : null;
   }
 

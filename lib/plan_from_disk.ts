@@ -15,6 +15,7 @@ import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
 import { loadYaml } from "./load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
+import { dirEntries } from "./dir_entries.ts";
 import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./read_git_facts.ts";
 import type { ScanArtifact } from "./scan_docs.ts";
@@ -84,6 +85,7 @@ export async function planFromDisk(
   const inScope = globMatcher(config.scope_globs);
   // Frontmatter beyond flat lines needs the full parser (a rulebook has loaded it already).
   await loadYaml();
+  let entry: ((path: string) => boolean | null | undefined) | undefined;
   const protect = (path: string): string | undefined => {
     if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
     const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
@@ -92,7 +94,7 @@ export async function planFromDisk(
     const scanned = excluded.get(path);
     if (scanned !== undefined) return _EXCLUSIONS[scanned];
     if (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))) return undefined;
-    return _protectedByContent(root, path);
+    return _protectedByContent(root, path, entry ??= dirEntries(root));
   };
   const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
   const plan = planPrune({
@@ -124,8 +126,15 @@ const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
  * append-only as the scanner would (see `contentExclusion`); a doc that cannot
  * be read or analysed may be either: it is protected, saying why.
  */
-function _protectedByContent(root: string, path: string): string | undefined {
-  const read = readDocSync(root, path);
+function _protectedByContent(
+  root: string,
+  path: string,
+  entry: (path: string) => boolean | null | undefined,
+): string | undefined {
+  // Only a regular file reached through real directories is read (never through a symlink).
+  const listed = entry(path);
+  if (listed === null || listed === false) return undefined;
+  const read = readDocSync(root, path, { regularFile: listed === true });
   if (read === "") return undefined; // not a regular file (a symlink), or gone: no doc
   const unchecked = "not checked for frozen/append-only";
   if (typeof read === "string") return `${unchecked}: ${read}`;

@@ -11,7 +11,7 @@
 
 import { analyzeDoc } from "./analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
-import { showUndecodable } from "./decode_path.ts";
+import { hasUndecodableBytes, showUndecodable } from "./decode_path.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { PathIndex, type PathIndexSource } from "./path_index.ts";
@@ -224,7 +224,7 @@ export async function readDocs(
  * the same indexes less `offset`, and attaches each text doc's analysis or,
  * given a `summarizer`, its summary instead (links checked; the text and
  * analysis are not kept); a doc left out gets why instead ("" when
- * silently). The batch is read first, then analysed (~10 % faster than doc by
+ * silently: so is a path `regular` says is not there). The batch is read first, then analysed (~10 % faster than doc by
  * doc: the reads and the analysis each keep their code and data warm). Docs
  * whose frontmatter needs the full YAML parser before it is loaded are left
  * in the first pass; the thread then loads the parser (once)
@@ -252,13 +252,16 @@ export async function readAnalysedBatch(
   paths: readonly string[],
   start: number,
   end: number,
-  regular: (path: string) => boolean,
+  regular: (path: string) => boolean | null,
   summarizer: Summarizer | undefined,
   results: (FileRead | string | undefined)[],
   offset: number,
 ): Promise<void> {
   for (let i = start; i < end; i++) {
-    results[i - offset] = readDocSync(root, paths[i], { regularFile: regular(paths[i]) });
+    const listed = regular(paths[i]);
+    results[i - offset] = listed === null
+      ? ""
+      : readDocSync(root, paths[i], { regularFile: listed });
   }
   let waiting = false;
   for (let i = start; i < end; i++) {
@@ -313,8 +316,12 @@ function _waitsForYaml(read: FileRead): boolean {
 
 /** What one reading thread works with (see {@linkcode threadReader}). */
 export interface ThreadReader {
-  /** Whether a path is listed as a regular file in its directory (always `false` without `skipLstat`). */
-  regular: (path: string) => boolean;
+  /**
+   * Whether a path is listed as a regular file in its directory; `null` when
+   * it is not there (gone, or beneath a symlink: never read). Always `false`
+   * without `skipLstat` (each read then takes an lstat).
+   */
+  regular: (path: string) => boolean | null;
   /** The thread's summarizer, given the listing. */
   summarizer: Summarizer | undefined;
 }
@@ -337,7 +344,7 @@ export interface ThreadReader {
  * await Deno.symlink("a.md", `${root}/link.md`);
  * const links = { paths: ["a.md", "link.md"], nonFiles: ["link.md"], opaque: [] };
  * const { regular, summarizer } = threadReader({ root, skipLstat: true, links, keepLinks: false });
- * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, false]);
+ * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, null]);
  * const facts = summarizer!.check("a.md", analyzeDoc("[b](built.md) [c](gone.md)\n", "a.md"));
  * assert.deepEqual(facts.targets, ["built.md"]);
  * assert.deepEqual(facts.broken.map((b) => b.target), ["gone.md"]);
@@ -348,9 +355,16 @@ export function threadReader(
   job: Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">,
 ): ThreadReader {
   const entry = dirEntries(job.root);
-  const onDisk = (path: string) => entry(path) !== undefined;
+  const onDisk = (path: string) => typeof entry(path) === "boolean";
   return {
-    regular: job.skipLstat ? (path) => entry(path) === true : () => false,
+    // Unknown (a directory on the way cannot be read), or a name no listing can hold (not
+    // UTF-8): the read itself says why.
+    regular: job.skipLstat
+      ? (path) => {
+        const listed = entry(path);
+        return listed === null && !hasUndecodableBytes(path) ? null : listed === true;
+      }
+      : () => false,
     summarizer: job.links
       ? {
         check: linkChecker(new PathIndex(job.links, onDisk)),

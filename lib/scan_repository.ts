@@ -123,7 +123,7 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  let entry: ((path: string) => boolean | undefined) | undefined;
+  let entry: ((path: string) => boolean | null | undefined) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -158,7 +158,7 @@ async function _scan(
     reads,
     inbound,
     // Only for docs the readers did not summarise (none: they were given the listing).
-    onDisk: (path) => (entry ??= dirEntries(root))(path) !== undefined,
+    onDisk: (path) => typeof (entry ??= dirEntries(root))(path) === "boolean",
     // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
     // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
     contentOf: (path) => {

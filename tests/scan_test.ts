@@ -15,6 +15,7 @@ import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
+const OLD_DAY = "2026-10-01T00:00:00Z";
 const FIXTURE = join(PACKAGE_DIR, "fixtures/scan/basic");
 
 const scan = (cwd: string, args: string[] = [], env: Record<string, string> = {}) =>
@@ -448,6 +449,30 @@ Deno.test("a symlinked .md pointing outside the root is never read", async () =>
   assert.deepEqual(artifact.shortlist, ["a.md"]);
   assert.doesNotMatch(run.stdout, /secret/);
   assert.deepEqual(of(artifact, "a.md", "broken_link"), []);
+});
+
+Deno.test("nothing is read through a symlinked directory: a tracked doc beneath one, links and paths into one", async () => {
+  await using outside = await tempDir();
+  await writeFiles(outside.path, { "secret.md": "---\nstatus: secret\n---\n- [ ] outside task\n" });
+  const linking = "[a](ul/nothere.md) [b](ul/secret.md) `ul/x.md`\n";
+  // In git: a tracked directory replaced by a symlink out of the root, and an untracked one.
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "docs/secret.md": "# inside\n", "a.md": linking }, OLD_DAY);
+  await Deno.remove(join(repo.path, "docs"), { recursive: true });
+  await Deno.symlink(outside.path, join(repo.path, "docs"));
+  // Outside git: the walk never descends it; links into it are not judged either.
+  await using dir = await tempDir();
+  await writeFiles(dir.path, { "a.md": linking });
+  for (const root of [repo.path, dir.path]) {
+    await Deno.symlink(outside.path, join(root, "ul"));
+    const run = await scan(root, ["--no-write"]);
+    assert.equal(run.code, 0, run.stderr);
+    const artifact: ScanArtifact = JSON.parse(run.stdout);
+    assert.deepEqual(artifact.shortlist, ["a.md"], root);
+    assert.doesNotMatch(run.stdout, /secret|outside task/);
+    assert.deepEqual(of(artifact, "a.md", "broken_link"), [], root);
+    assert.deepEqual(of(artifact, "a.md", "missing_path"), [], root);
+  }
 });
 
 Deno.test("walk mode survives a symlink loop and an unreadable directory (a warning, not a failure)", async () => {
