@@ -155,30 +155,39 @@ export function parseMarkdown(text: string): MarkdownDoc {
     }
     let s = line;
     let depth = 0;
-    const open = fence ?? html;
-    // Inside an open fence or HTML block only the markers of the quotes it sits in are
-    // markers: a further `>` is content (`>>> print(1)`, `> ``` ` in a fence).
-    const quotes = open ? open.depth : Infinity;
-    const c0 = s.charCodeAt(0); // most lines start with a letter: no call for them
-    if ((c0 === 0x3e || c0 === 0x20) && quotes > 0 && _quoted(s)) {
-      for (let m = QUOTE_MARKER.exec(s); m && depth < quotes; m = QUOTE_MARKER.exec(s)) {
-        s = s.slice(m[0].length);
-        depth++;
-      }
-    }
-    // The indentation's width (tabs to multiples of 4) and length, inline: this runs per line.
     let indent = 0;
     let chars = 0;
-    for (; chars < s.length; chars++) {
-      const c = s.charCodeAt(chars);
-      if (c === 0x20) indent++;
-      else if (c === 0x09) indent += 4 - (indent % 4);
-      else break;
-    }
-    const blank = chars === s.length;
-    if (open && (depth < open.depth || (!blank && indent < open.indent))) {
-      fence = html = undefined;
-      listIndent = -1;
+    let blank = false;
+    const open = fence ?? html;
+    // Inside an open fence or HTML block only the markers of the quotes it sits in are
+    // markers: a further `>` is content (`>>> print(1)`, `> ``` ` in a fence), unless the
+    // line leaves the block's container (then the line is taken again, as any other).
+    for (let quotes = open ? open.depth : Infinity;;) {
+      const c0 = s.charCodeAt(0); // most lines start with a letter: no call for them
+      if ((c0 === 0x3e || c0 === 0x20) && quotes > depth && _quoted(s)) {
+        for (let m = QUOTE_MARKER.exec(s); m && depth < quotes; m = QUOTE_MARKER.exec(s)) {
+          s = s.slice(m[0].length);
+          depth++;
+        }
+      }
+      // The indentation's width (tabs to multiples of 4) and length, inline: runs per line.
+      indent = 0;
+      for (chars = 0; chars < s.length; chars++) {
+        const c = s.charCodeAt(chars);
+        if (c === 0x20) indent++;
+        else if (c === 0x09) indent += 4 - (indent % 4);
+        else break;
+      }
+      blank = chars === s.length;
+      if (open && (fence ?? html) && (depth < open.depth || (!blank && indent < open.indent))) {
+        fence = html = undefined;
+        listIndent = -1;
+        if (depth === quotes) {
+          quotes = Infinity; // more markers may follow: taken now
+          continue;
+        }
+      }
+      break;
     }
     if (fence) {
       if (_closesFence(s, fence)) fence = undefined;
@@ -214,6 +223,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
     let listItem = false;
     let task: "done" | "open" | undefined;
     let column = indent;
+    let otherAt = -2; // see _lastOtherThanBreak (-2: not known yet)
     for (;;) {
       const first = content[0];
       if (first === ">" && listItem) {
@@ -269,7 +279,11 @@ export function parseMarkdown(text: string): MarkdownDoc {
           continue lineLoop;
         }
       }
-      if (_isThematicBreak(content)) {
+      // Each container level looks at a shorter rest of the line: a rest holding a character
+      // that a break ending the line cannot hold is none, found once per line (`- - - … x`
+      // stays linear).
+      if (otherAt === -2 && _BREAK_CHARS.has(first)) otherAt = _lastOtherThanBreak(line);
+      if (line.length - content.length > otherAt && _isThematicBreak(content)) {
         para = _flush(para, blocks, definitions);
         continue lineLoop;
       }
@@ -530,6 +544,23 @@ function _closesFence(s: string, fence: { char: string; length: number }): boole
   if (t.length < fence.length) return false;
   for (let i = 0; i < t.length; i++) if (t[i] !== fence.char) return false;
   return true;
+}
+
+const _BREAK_CHARS = new Set(["-", "*", "_"]);
+
+// The last index of a character that a thematic break ending the line cannot hold: one other
+// than space, tab and the line's last such character, itself `-`, `*` or `_` (-1 when none).
+function _lastOtherThanBreak(line: string): number {
+  let i = line.length - 1;
+  while (i >= 0 && (line[i] === " " || line[i] === "\t")) i--;
+  if (i < 0) return -1;
+  const c = line[i];
+  if (c !== "-" && c !== "*" && c !== "_") return i;
+  for (; i >= 0; i--) {
+    const ch = line[i];
+    if (ch !== c && ch !== " " && ch !== "\t") return i;
+  }
+  return -1;
 }
 
 function _isThematicBreak(s: string): boolean {

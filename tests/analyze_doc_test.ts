@@ -78,6 +78,8 @@ Deno.test("analyzeDoc: a `>` line in a list item's fence keeps later tasks and h
   );
   assert.deepEqual(a.checkboxes, { done: 0, open: 1 });
   assert.ok(a.anchors.has("later-heading"));
+  // A line that leaves the fence's list item is taken as any other: here a quoted heading.
+  assert.deepEqual([...analyzeDoc("+ ```\n> # Quoted\n", "b.md").anchors], ["quoted"]);
 });
 
 Deno.test("analyzeDoc: inline-code paths with their lines", () => {

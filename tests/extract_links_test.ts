@@ -167,6 +167,10 @@ Deno.test("extractLinks: hostile inputs stay linear (huge line, bracket and deli
   assert.deepEqual(extractLinks("<!-- ".repeat(100_000)), []);
   assert.deepEqual(extractLinks("`".repeat(100_000) + "x"), []);
   assert.equal(extractLinks("[".repeat(50_000) + "x" + "](y)".repeat(50_000)).length, 1);
+  // 100,000 nested list items on one line (each level used to look at the rest of the line).
+  assert.deepEqual(targets("- ".repeat(100_000) + "[a](a.md)\n"), ["a.md"]);
+  assert.deepEqual(targets("-\t".repeat(100_000) + "[a](a.md)\n"), ["a.md"]);
+  assert.deepEqual(targets("* ".repeat(100_000) + "- - -\n[a](a.md)\n"), ["a.md"]);
 });
 
 Deno.test("extractLinks: the Markdown fixture's README", async () => {
