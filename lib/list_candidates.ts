@@ -207,7 +207,17 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
             warnings.push(result);
             if (dir !== "") opaque.push(dir);
           } else {
+            const undecodable = _undecodable(root, dir, result);
+            if (undecodable > 0) {
+              warnings.push(
+                `${undecodable} name${undecodable === 1 ? "" : "s"} in ${dir || "."}/ ` +
+                  `${undecodable === 1 ? "is" : "are"} not valid UTF-8, which Deno cannot ` +
+                  `open outside git; rename ${undecodable === 1 ? "it" : "them"} to scan ` +
+                  `${undecodable === 1 ? "it" : "them"}`,
+              );
+            }
             for (const entry of result) {
+              if (entry.name === "") continue; // taken out by _undecodable
               const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
               if (entry.isDirectory) {
                 if (skip.has(entry.name)) opaque.push(rel);
@@ -230,6 +240,36 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
   });
   files.sort((a, b) => byCodePoint(a.path, b.path));
   return { files, opaque: opaque.sort(byCodePoint), warnings: warnings.sort(byCodePoint) };
+}
+
+/**
+ * Deno shows a name's bytes that are not UTF-8 as U+FFFD, and such a name
+ * cannot be opened: entries with a U+FFFD that is not really in their name (it
+ * cannot be found, or an earlier entry has the same name) get the name `""`.
+ * Returns how many.
+ */
+function _undecodable(root: string, dir: string, entries: Deno.DirEntry[]): number {
+  let count = 0;
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    if (!entry.name.includes("\uFFFD")) continue;
+    const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    if (!seen.has(entry.name) && _exists(join(root, rel))) seen.add(entry.name);
+    else {
+      entry.name = "";
+      count++;
+    }
+  }
+  return count;
+}
+
+function _exists(full: string): boolean {
+  try {
+    Deno.lstatSync(full);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function _readDir(root: string, dir: string): Promise<Deno.DirEntry[] | string> {

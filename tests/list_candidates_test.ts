@@ -139,6 +139,26 @@ Deno.test("walk mode: excluded, .git and .dochygiene directories are never desce
   assert.deepEqual(listing.warnings, []);
 });
 
+Deno.test("walk mode: names that are not UTF-8 are left out with a warning, never merged with a real U+FFFD name", async () => {
+  await using dir = await tempDir();
+  await writeNonUtf8Name(dir.path, "latin-1");
+  await new Deno.Command("sh", {
+    args: ["-c", "printf x > \"$(printf 'caf\\350.md')\""],
+    cwd: dir.path,
+  })
+    .output();
+  await writeFiles(dir.path, { "caf\uFFFD.md": "real", "ok.md": "ok" });
+  const listing = await listCandidates(dir.path, { git: false, excludedDirs: [] });
+  assert.deepEqual(paths(listing), ["caf\uFFFD.md", "ok.md"]);
+  assert.deepEqual(listing.warnings, [
+    "2 names in ./ are not valid UTF-8, which Deno cannot open outside git; rename them to scan them",
+  ]);
+  await Deno.remove(join(dir.path, "caf\uFFFD.md"));
+  const without = await listCandidates(dir.path, { git: false, excludedDirs: [] });
+  assert.deepEqual(paths(without), ["ok.md"]);
+  assert.equal(without.warnings.length, 1);
+});
+
 Deno.test("walk mode: an unreadable directory is a warning, not a failure", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, { "a.md": "a", "locked/b.md": "b" });
