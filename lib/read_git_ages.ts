@@ -81,7 +81,8 @@ export const GIT_LOG_ARGS: readonly string[] = [
 export async function readGitAges(root: string): Promise<GitAges> {
   const [shallow, head, log] = await Promise.all([
     runGit(root, ["rev-parse", "--is-shallow-repository"]),
-    runGit(root, ["rev-parse", "--verify", "-q", "HEAD^{commit}"], { okCodes: [0, 1, 128] }),
+    // HEAD's id even when its commit object is missing (the history pass then says so).
+    runGit(root, ["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1, 128] }),
     runGit(root, [...GIT_LOG_ARGS], { okCodes: [0, 128] }),
   ]);
   const decoder = new TextDecoder();
@@ -90,6 +91,20 @@ export async function readGitAges(root: string): Promise<GitAges> {
   let ages = new Map<string, number>();
   if (headSha !== undefined) {
     ages = parseGitLog(log.stdout);
+    // A commit dated past 9999-12-31 has no ISO-8601 time to give (git accepts such dates).
+    let late = 0;
+    for (const [path, seconds] of ages) {
+      if (seconds > _LAST_ISO_SECOND) {
+        ages.delete(path);
+        late++;
+      }
+    }
+    if (late > 0) {
+      warnings.push(
+        `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
+          `${late === 1 ? "its age falls" : "their ages fall"} back to the mtime (fix the commit date)`,
+      );
+    }
     if (log.code !== 0) {
       const detail = log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
       warnings.push(
@@ -184,3 +199,6 @@ export function parseGitLog(stdout: Uint8Array): Map<string, number> {
   }
   return ages;
 }
+
+/** 9999-12-31T23:59:59Z: the last second an ISO-8601 time of four-digit years can show. */
+const _LAST_ISO_SECOND = 253_402_300_799;

@@ -130,6 +130,16 @@ Deno.test("a missing object in history does not abort: ages read so far are kept
   assert.match(facts.warnings[0], /could not be read completely.*fall back to their mtime/);
 });
 
+Deno.test("a missing HEAD commit is not taken for a repository without commits: HEAD is given, with a warning", async () => {
+  await using repo = await tempRepo();
+  const head = await commitFiles(repo.path, { "a.md": "1" }, "2024-01-01T00:00:00Z");
+  await Deno.remove(`${repo.path}/.git/objects/${head.slice(0, 2)}/${head.slice(2)}`);
+  const facts = await readGitAges(repo.path);
+  assert.equal(facts.head, head);
+  assert.equal(facts.ages.size, 0);
+  assert.match(facts.warnings.join("\n"), /could not be read completely \(fatal: bad object/);
+});
+
 Deno.test("parseGitLog keeps the first (newest) time per path and skips empty commits", () => {
   const out = new TextEncoder().encode("\x0030\x00\x0020\x00\na\x00b\x00\x0010\x00\nb\x00c\x00");
   assert.deepEqual([...parseGitLog(out)], [["a", 20], ["b", 20], ["c", 10]]);

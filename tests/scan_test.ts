@@ -316,6 +316,18 @@ Deno.test("a tracked doc deleted from disk but not staged is gone: links to it b
   ]);
 });
 
+Deno.test("a commit dated after the year 9999 stops nothing: those docs take their mtime, with a warning", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "old.md": "# Old\n" }, "2026-10-01T00:00:00Z");
+  await commitFiles(repo.path, { "far.md": "# Far\n" }, "@8640000000001 +0000");
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.equal((of(artifact, "far.md", "age")[0] as { source: string }).source, "mtime");
+  assert.equal((of(artifact, "old.md", "age")[0] as { source: string }).source, "git");
+  assert.match(run.stderr, /1 file's newest commit is dated after the year 9999/);
+});
+
 Deno.test("a shallow clone is reported (git.shallow: true) and still has git ages", async () => {
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "# A\n", "b.md": "# B\n" }, "2026-01-01T00:00:00Z");
