@@ -193,6 +193,19 @@ function _plural(n, word) {
   return n === 1 ? word : `${word}s`;
 }
 
+// lib/resolves_inside.ts
+function resolvesInside(root, path) {
+  let target;
+  try {
+    target = Deno.realPathSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return void 0;
+    return false;
+  }
+  const base = Deno.realPathSync(root);
+  return target.startsWith(base.endsWith("/") ? base : `${base}/`);
+}
+
 // lib/read_threshold.ts
 var DEFAULT_THRESHOLD_DAYS = 7;
 var _CONFIG_FILE = ".dochygiene.yml";
@@ -203,7 +216,7 @@ async function readThreshold(root) {
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && _isSmallFile(path))) {
+    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && resolvesInside(root, path) && _isSmallFile(path))) {
       return DEFAULT_THRESHOLD_DAYS;
     }
     const text = Deno.readTextFileSync(path);

@@ -8,6 +8,7 @@
 
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
+import { resolvesInside } from "./resolves_inside.ts";
 
 /** File name of the ignore file in the root. */
 export const IGNORE_FILE_NAME = ".dochygiene-ignore";
@@ -37,8 +38,20 @@ export async function loadIgnore(root: string): Promise<(path: string) => boolea
   const path = join(root, IGNORE_FILE_NAME);
   let info: Deno.FileInfo;
   try {
+    // A symlink is followed only where it stays inside the project (a dangling one is no file).
+    if ((await Deno.lstat(path)).isSymlink) {
+      const inside = resolvesInside(root, path);
+      if (inside === undefined) return () => false;
+      if (!inside) {
+        throw _invalid(
+          "is a symlink that leads outside the project, and dochygiene reads nothing there; " +
+            "replace the link with the file",
+        );
+      }
+    }
     info = await Deno.stat(path);
   } catch (err) {
+    if (err instanceof DochygieneError) throw err;
     if (err instanceof Deno.errors.NotFound) return () => false;
     throw _invalid(`cannot be read (${_reason(err)}); fix its permissions`);
   }

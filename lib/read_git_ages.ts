@@ -102,7 +102,9 @@ export async function readGitAges(root: string): Promise<GitAges> {
     if (late > 0) {
       warnings.push(
         `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
-          `${late === 1 ? "its age falls" : "their ages fall"} back to the mtime (fix the commit date)`,
+          `${
+            late === 1 ? "its age falls" : "their ages fall"
+          } back to the mtime (fix the commit date)`,
       );
     }
     if (log.code !== 0) {

@@ -7,6 +7,7 @@
 
 import { findEntry } from "./find_entry.ts";
 import { join } from "./path.ts";
+import { resolvesInside } from "./resolves_inside.ts";
 
 /** The threshold when the config does not set one (DESIGN.md's default). */
 export const DEFAULT_THRESHOLD_DAYS = 7;
@@ -55,8 +56,13 @@ export async function readThreshold(root: string): Promise<number> {
     // Synchronous calls: cheaper than async ones on the hook's start-up path.
     // A FIFO or device would block the read; loadConfig refuses both anyway. The
     // lookup's lstat tells a regular file and its size apart without an open;
-    // only a symlink is followed by a stat. Nothing over the cap is read.
-    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && _isSmallFile(path))) {
+    // only a symlink is followed by a stat, and only one that stays inside the project. Nothing
+    // over the cap is read.
+    if (
+      entry.isFile
+        ? entry.size > _MAX_BYTES
+        : !(entry.isSymlink && resolvesInside(root, path) && _isSmallFile(path))
+    ) {
       return DEFAULT_THRESHOLD_DAYS;
     }
     const text = Deno.readTextFileSync(path);

@@ -311,3 +311,20 @@ Deno.test("loadConfig reads and validates the file in the root", async () => {
   await Deno.writeTextFile(`${root.path}/.dochygiene.yml`, "rules:\n  - match: x/*\n");
   await assert.rejects(loadConfig(root.path), invalid(/rules\[0\]\.lifetime/));
 });
+
+Deno.test("a symlinked .dochygiene.yml is followed inside the project; one leading outside is refused unread", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  const path = `${dir.path}/.dochygiene.yml`;
+  await Deno.writeTextFile(`${dir.path}/shared.yml`, "threshold_days: 3\n");
+  await Deno.symlink("shared.yml", path);
+  assert.equal((await loadConfig(dir.path)).threshold_days, 3);
+  await Deno.remove(path);
+  await Deno.writeTextFile(`${outside.path}/cfg.yml`, 'scope_globs: ["../TOKEN=s3cr3t"]\n');
+  await Deno.symlink(`${outside.path}/cfg.yml`, path);
+  await assert.rejects(() => loadConfig(dir.path), invalid(/leads outside the project/));
+  await assert.rejects(() => loadConfig(dir.path), (err: Error) => !err.message.includes("s3cr3t"));
+  await Deno.remove(path);
+  await Deno.symlink("gone.yml", path);
+  assert.deepEqual(await loadConfig(dir.path), defaultConfig());
+});

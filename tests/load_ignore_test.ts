@@ -77,3 +77,16 @@ Deno.test("loadIgnore reads the root's file", async () => {
   assert.ok(ignored("scratch/a.md"));
   assert.ok(!ignored("scratch.md"));
 });
+
+Deno.test("a symlinked .dochygiene-ignore is followed inside the project; one leading outside is refused", async () => {
+  await using dir = await tempDir();
+  await using outside = await tempDir();
+  const path = `${dir.path}/.dochygiene-ignore`;
+  await Deno.writeTextFile(`${dir.path}/ignore.txt`, "scratch/\n");
+  await Deno.symlink("ignore.txt", path);
+  assert.ok((await loadIgnore(dir.path))("scratch/a.md"));
+  await Deno.remove(path);
+  await Deno.writeTextFile(`${outside.path}/ignore.txt`, "scratch/\n");
+  await Deno.symlink(`${outside.path}/ignore.txt`, path);
+  await assert.rejects(() => loadIgnore(dir.path), /leads outside the project/);
+});

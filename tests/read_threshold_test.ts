@@ -159,6 +159,12 @@ Deno.test("a symlinked .dochygiene.yml is followed to a file, never to a FIFO", 
   await Deno.writeTextFile(join(dir.path, "big.yml"), "threshold_days: 3\n" + "#".repeat(1 << 20));
   await Deno.symlink("big.yml", path);
   assert.equal(await readThreshold(dir.path), 7);
+  // Never out of the project, even to a file that would be valid.
+  await using outside = await tempDir();
+  await Deno.writeTextFile(join(outside.path, "cfg.yml"), "threshold_days: 3\n");
+  await Deno.remove(path);
+  await Deno.symlink(join(outside.path, "cfg.yml"), path);
+  assert.equal(await readThreshold(dir.path), 7);
 });
 
 Deno.test("a root that does not exist gives the default", async () => {
