@@ -59,7 +59,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   const perKind = options.perKind ?? 5;
   const { counts } = artifact;
   const out: string[] = [];
-  out.push(bold(`dochygiene scan — ${artifact.root}`));
+  out.push(bold(`dochygiene scan — ${_display(artifact.root)}`));
   const ex = counts.excluded;
   out.push(
     `  ${counts.candidates} candidates · ${counts.shortlisted} shortlisted · excluded: ` +
@@ -104,7 +104,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   const warnings = options.warnings ?? [];
   if (warnings.length > 0) {
     out.push("", warn(`warnings: ${warnings.length}`));
-    for (const w of warnings.slice(0, perKind)) out.push(`  ${w}`);
+    for (const w of warnings.slice(0, perKind)) out.push(`  ${_display(w)}`);
     if (warnings.length > perKind) out.push(dim(`  … and ${warnings.length - perKind} more`));
   }
   out.push(

@@ -170,6 +170,24 @@ Deno.test("--format text escapes control characters in names (ESC, C1 CSI, newli
   assert.match(run.stdout, /csi\\x9b2J\.md:1 → gone\.md/);
 });
 
+Deno.test("--format text escapes the root and the warnings too (ESC, C1 CSI, bidi marks)", async () => {
+  await using dir = await tempDir();
+  const root = join(dir.path, "root\x1b[2J");
+  await Deno.mkdir(root);
+  await git(root, ["init", "-q"]);
+  // A name that is not UTF-8 (its warning quotes it) holding a bidi override and a C1 CSI.
+  await new Deno.Command("sh", {
+    args: ["-c", "printf x > \"$(printf 'evil\\342\\200\\256\\302\\23331m\\377.md')\""],
+    cwd: root,
+  }).output();
+  const run = await runSeam("scan", ["--format", "text", "--no-write"], { cwd: root });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /not valid UTF-8/);
+  // deno-lint-ignore no-control-regex
+  const raw = run.stdout.replace(/\n/g, "").match(/[\x00-\x1f\x7f-\x9f\u202e]/);
+  assert.equal(raw, null, `raw control character in ${JSON.stringify(run.stdout)}`);
+});
+
 Deno.test("a plain scan loads no npm package (it runs from an empty Deno cache); YAML, glob and ignore engines load on demand", async () => {
   await using repo = await tempRepo();
   await using cache = await tempDir();
