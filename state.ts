@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { checkStaleness } from "./lib/check_staleness.ts";
 import { CLOCK_SLACK_MS } from "./lib/clock.ts";
 import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
+import { escapeControls } from "./lib/escape_controls.ts";
 import { DochygieneError } from "./lib/dochygiene_error.ts";
 import { loadConfig } from "./lib/load_config.ts";
 import { readCapped } from "./lib/read_capped.ts";
@@ -120,7 +121,7 @@ async function _show(ctx: SeamContext): Promise<SeamResult> {
       threshold_days: config.threshold_days,
       future_times: future,
     },
-    text: [
+    text: _terminalSafe([
       `root:           ${ctx.root}`,
       `state:          ${stateDir}/state.json (${status})`,
       `last check:     ${
@@ -140,7 +141,7 @@ async function _show(ctx: SeamContext): Promise<SeamResult> {
           } (now is ${now.toISOString()}); if the clock is right, run mark-checked to reset them`,
         ]
         : []),
-    ].join("\n"),
+    ]),
   };
 }
 
@@ -156,11 +157,11 @@ async function _markChecked(ctx: SeamContext): Promise<SeamResult> {
       kept_corrupt: keptAside,
       reset_future: reset,
     },
-    text: [
+    text: _terminalSafe([
       `last_check set to ${state.last_check} in ${stateDir}/state.json`,
       ...(reset.length > 0 ? [`reset to now (they were later than now): ${reset.join(", ")}`] : []),
       ...(keptAside ? [`the corrupt state file was kept aside as ${keptAside}`] : []),
-    ].join("\n"),
+    ]),
   };
 }
 
@@ -187,13 +188,13 @@ async function _report(ctx: SeamContext): Promise<SeamResult> {
       last_check: state.last_check,
       kept_corrupt: keptAside,
     },
-    text: [
+    text: _terminalSafe([
       `wrote ${written.json}`,
       `wrote ${written.md}`,
       ...written.removed.map((p) => `removed ${p}`),
       `last_check set to ${state.last_check}`,
       ...(keptAside ? [`the corrupt state file was kept aside as ${keptAside}`] : []),
-    ].join("\n"),
+    ]),
   };
 }
 
@@ -233,12 +234,12 @@ function _doctorText(d: Diagnosis): string {
     })`,
     "",
   ];
-  if (d.healthy) return [...lines, "healthy"].join("\n");
+  if (d.healthy) return _terminalSafe([...lines, "healthy"]);
   lines.push(`${d.problems.length} problem(s):`, ...d.problems.map((p) => `- ${p}`));
   if (d.gitignore.ignored === false) {
     lines.push("", `Add this line to ${d.root}/.gitignore:`, "", d.gitignore.line);
   }
-  return lines.join("\n");
+  return _terminalSafe(lines);
 }
 
 /** The state dir, checked (real directory inside the root, write permission) and created. */
@@ -332,3 +333,8 @@ function _reason(err: unknown): string {
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
+
+/** Lines for a terminal: paths and values may hold control characters (a root named so). */
+function _terminalSafe(lines: string[]): string {
+  return lines.map((line) => escapeControls(line)).join("\n");
+}

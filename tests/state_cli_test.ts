@@ -368,3 +368,15 @@ Deno.test("doctor text tells a failing git apart from no git repository", async 
   assert.equal(none.code, 0, none.stderr);
   assert.match(none.stdout, /^git ignores \.dochygiene\/: n\/a \(not a git repository\)$/m);
 });
+
+Deno.test("text output escapes control characters in the root (show, doctor)", async () => {
+  await using repo = await tempRepo();
+  const root = `${repo.path}/r\x1b[2J\u202ex`;
+  await Deno.mkdir(`${root}/.git`, { recursive: true });
+  for (const command of ["show", "doctor"]) {
+    const run = await state([command, "--format", "text"], root);
+    assert.match(run.stdout, /r\\x1b\[2J\\u202ex/, command);
+    // deno-lint-ignore no-control-regex
+    assert.equal(run.stdout.replace(/\n/g, "").match(/[\x00-\x1f\x7f-\x9f\u202e]/), null, command);
+  }
+});
