@@ -54,6 +54,8 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
     } catch {
       // The temp file was never created.
     }
+    // The operating system's refusals do not always say where (a denied open does not).
+    if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
     throw err;
   }
   await syncDir(dir);

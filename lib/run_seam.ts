@@ -224,17 +224,31 @@ const _READ_CALLS = ["stat", "lstat", "readdir", "readfile", "realpath", "readli
 
 /** What the operating system refused, and that owner or mode is the fix. */
 function _osDenial(message: string): string {
+  // EPERM (os error 1) where EACCES is usual: an immutable or append-only attribute, as a rule.
+  const attribute = /\(os error 1\)/.test(message)
+    ? "clear an immutable or append-only attribute (chattr -i / -a) or fix its owner or mode"
+    : undefined;
   const m = _OS_CALL.exec(message);
-  if (m === null) return `${message}: the operating system refused; fix the owner or mode it names`;
+  if (m === null) {
+    return `${message}: the operating system refused; ${
+      attribute ?? "fix the owner or mode it names"
+    }`;
+  }
   const [, reason, call, path] = m;
   if (_READ_CALLS.includes(call)) {
-    return `${path} cannot be read by this user (${reason}): fix its owner or mode, or its directory's`;
+    return `${path} cannot be read by this user (${reason}): ${
+      attribute ?? "fix its owner or mode, or its directory's"
+    }`;
   }
   if (call === "open" && _existing(path)) {
-    return `${path} cannot be opened by this user (${reason}): fix its owner or mode`;
+    return `${path} cannot be opened by this user (${reason}): ${
+      attribute ?? "fix its owner or mode"
+    }`;
   }
   // Creating, renaming or removing an entry is refused by its directory.
-  return `${dirname(path)} is not writable by this user (${reason}): fix its owner or mode`;
+  return `${dirname(path)} is not writable by this user (${reason}): ${
+    attribute ?? "fix its owner or mode"
+  }`;
 }
 
 /** Whether `path` exists; `false` as well when that cannot be told. */
@@ -281,6 +295,8 @@ async function _assertDirectory(path: string): Promise<void> {
   let isDirectory = false;
   try {
     isDirectory = (await Deno.stat(path)).isDirectory;
+    // A directory this user may not list is no project to work in either.
+    if (isDirectory) { for (const _ of Deno.readDirSync(path)) break; }
   } catch (err) {
     if (err instanceof Deno.errors.NotCapable) throw err;
     if (!(err instanceof Deno.errors.NotFound) && !(err instanceof Deno.errors.NotADirectory)) {

@@ -252,6 +252,16 @@ Deno.test("toFailure: an operating-system refusal names owner or mode, not Deno'
     assert.equal(f.exitCode, 1);
     assert.equal(f.message, message);
   }
+  // EPERM, as Deno gives it for an immutable directory: the attribute is the likely fix.
+  const immutable = toFailure(
+    new Deno.errors.PermissionDenied(
+      `Operation not permitted (os error 1): open '${dir.path}/.scan.json.tmp-1-2-0'`,
+    ),
+  );
+  assert.equal(
+    immutable.message,
+    `${dir.path} is not writable by this user (Operation not permitted (os error 1)): clear an immutable or append-only attribute (chattr -i / -a) or fix its owner or mode`,
+  );
 });
 
 Deno.test("mark-checked in a .dochygiene this user may not write: owner or mode is the fix", async () => {
@@ -273,6 +283,18 @@ Deno.test("mark-checked in a .dochygiene this user may not write: owner or mode 
   assert.doesNotMatch(r.stderr, /permission flags/);
 });
 
+Deno.test("scan into a .dochygiene this user may not enter: the message names where it writes", async () => {
+  await using repo = await tempRepo();
+  await Deno.remove(join(repo.path, ".git"), { recursive: true }); // no git: no ownership check
+  await Deno.writeTextFile(join(repo.path, "a.md"), "# A\n");
+  await Deno.mkdir(join(repo.path, ".dochygiene"));
+  await giveToUnprivileged(repo.path);
+  await Deno.chmod(join(repo.path, ".dochygiene"), 0o000);
+  const r = await runSeamProcess("scan", [], { cwd: repo.path, unprivileged: true });
+  await Deno.chmod(join(repo.path, ".dochygiene"), 0o755);
+  assertSeamError("scan", r, 1, "ACCESS_DENIED", /\.dochygiene/);
+});
+
 Deno.test("--root naming a directory this user cannot reach says it cannot be read", async () => {
   await using dir = await tempDir();
   await Deno.mkdir(join(dir.path, "locked", "inner"), { recursive: true });
@@ -292,6 +314,14 @@ Deno.test("--root naming a directory this user cannot reach says it cannot be re
     /--root .*locked\/inner cannot be read \(Permission denied/,
   );
   assert.match(r.stderr, /name a directory this user can read/);
+  // Reachable, but not to be listed: the same.
+  await Deno.chmod(root, 0o000);
+  const listed = await runSeamProcess("scan", ["--no-write", "--root", root], {
+    cwd: dir.path,
+    unprivileged: true,
+  });
+  await Deno.chmod(root, 0o755);
+  assertSeamError("scan", listed, 2, "BAD_ROOT", /--root .*locked\/inner cannot be read/);
 });
 
 Deno.test("toFailure maps Deno sandbox denials to NO_PERMISSION with the flags as the fix", () => {
