@@ -18,6 +18,7 @@ import { loadConfig } from "./lib/load_config.ts";
 import { renderScanText } from "./lib/render_scan_text.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { scanRepository } from "./lib/scan_repository.ts";
+import { staleTempFiles } from "./lib/stale_temp_files.ts";
 import {
   assertWritePermission,
   ensureStateDir,
@@ -93,6 +94,11 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     const dir = await ensureStateDir(ctx.root);
     await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
+    // Scans killed mid-write leave their temp files (each the artifact's size): the next one
+    // removes them.
+    for (const name of staleTempFiles(dir, Date.now(), SCAN_FILE_NAME)) {
+      await Deno.remove(join(dir, name)).catch(() => {});
+    }
   }
   return {
     json: artifact,

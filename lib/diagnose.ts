@@ -7,7 +7,6 @@
  */
 
 import { join } from "node:path";
-import { tempFileOf } from "./atomic_write.ts";
 import { type Clock, CLOCK_SLACK_MS, systemClock } from "./clock.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
@@ -16,6 +15,7 @@ import { pathExists } from "./path_exists.ts";
 import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
+import { staleTempFiles } from "./stale_temp_files.ts";
 
 /** The `.gitignore` line that keeps the state directory out of git. */
 export const GITIGNORE_LINE = ".dochygiene/";
@@ -140,7 +140,7 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
       }
       report = (await findReportPair(stateDirPath)) ?? null;
       // Stamped with the real time by atomicWrite, whatever clock this check was given.
-      if (dirStatus === "ok") leftovers = _tempFiles(stateDirPath, Date.now());
+      if (dirStatus === "ok") leftovers = staleTempFiles(stateDirPath, Date.now());
       if (leftovers.length > 0) {
         problems.push(
           `${stateDirPath} holds ${leftovers.length} temp file(s) of interrupted writes (${
@@ -218,22 +218,6 @@ async function _isIgnored(root: string): Promise<boolean> {
   });
   const hits = new Set(new TextDecoder().decode(stdout).split("\0"));
   return files.every((f) => hits.has(f));
-}
-
-/** A temp file this much older than its name's stamp is no live write's (each takes milliseconds). */
-const _STALE_TEMP_MS = 60_000;
-
-/**
- * The atomic-write temp files in `dir` older than a minute by their name's
- * stamp, sorted: left by killed writers (a younger one may be a write in flight).
- */
-function _tempFiles(dir: string, nowMs: number): string[] {
-  const names: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    const temp = tempFileOf(entry.name);
-    if (temp !== undefined && nowMs - temp.stampMs > _STALE_TEMP_MS) names.push(entry.name);
-  }
-  return names.sort();
 }
 
 /** doctor's probe: one fixed name, so a killed doctor leaves at most one, removed by the next. */

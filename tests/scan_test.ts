@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   commitFiles,
+  entryNames,
   git,
   HOSTILE_NAMES,
   PACKAGE_DIR,
@@ -129,6 +130,20 @@ Deno.test("scan writes .dochygiene/scan.json atomically and prints the same arti
     kind: "status",
     value: "in progress",
   }]);
+});
+
+Deno.test("a scan removes the temp files of scans killed mid-write, not one that may be in flight", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "# A\n" }, OLD_DAY);
+  const dir = join(repo.path, ".dochygiene");
+  await Deno.mkdir(dir);
+  const killed = ".scan.json.tmp-4242-1000-0";
+  const fresh = `.scan.json.tmp-4243-${Date.now()}-0`;
+  const other = ".state.json.tmp-4242-1000-0";
+  for (const name of [killed, fresh, other]) await Deno.writeTextFile(join(dir, name), "{");
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(await entryNames(dir), [fresh, other, "scan.json"].sort());
 });
 
 Deno.test("two scans of an unchanged repository are identical except generated_at; --no-write writes nothing", async () => {
