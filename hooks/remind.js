@@ -312,6 +312,7 @@ async function atomicWrite(path, data) {
       Deno.removeSync(tmp);
     } catch {
     }
+    if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
     throw err;
   }
   await syncDir(dir);
