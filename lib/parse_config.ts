@@ -93,7 +93,9 @@ export function parseConfig(text: string): Config {
     raw = parseYaml(text);
   } catch (err) {
     if (err instanceof YamlError) {
-      throw invalidConfig(`is not valid YAML: ${err.message}`);
+      // The parser's message ends its first line with `:` before a quoted excerpt.
+      const first = err.message.split("\n")[0].replace(/:\s*$/, "");
+      throw invalidConfig(`is not valid YAML: ${first}; fix the syntax there`);
     }
     throw err;
   }
@@ -237,5 +239,8 @@ function _stringList(value: unknown, at: string): string[] {
 }
 
 function _isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  // A plain mapping: not a list, nor a tagged value (`!!binary` is bytes, `!!set` a Set).
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }

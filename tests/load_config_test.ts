@@ -328,3 +328,15 @@ Deno.test("a symlinked .dochygiene.yml is followed inside the project; one leadi
   await Deno.symlink("gone.yml", path);
   assert.deepEqual(await loadConfig(dir.path), defaultConfig());
 });
+
+Deno.test("a YAML syntax error is one sentence ending in the fix; a tagged value is no mapping", () => {
+  assert.throws(
+    () => parseConfig("threshold_days: [1\nscope_globs: x\n"),
+    invalid(/is not valid YAML: .* at line 2, column 1; fix the syntax there$/),
+  );
+  assert.throws(() => parseConfig("!!binary abc\n"), invalid(/: must be a mapping of keys/));
+  assert.throws(
+    () => parseConfig("rules:\n  - !!set {a: null}\n"),
+    invalid(/rules\[0\]: must be a mapping with match and lifetime/),
+  );
+});
