@@ -109,5 +109,10 @@ export async function runGit(
  */
 function _gitReason(stderr: string): string | undefined {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.at(-1);
+  const reason = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.at(-1);
+  // A repository another user owns: git's own fix is on a later line.
+  const fix = reason?.includes("dubious ownership")
+    ? lines.find((l) => l.startsWith("git config --global --add safe.directory"))
+    : undefined;
+  return fix === undefined ? reason : `${reason}; if you trust it: ${fix}`;
 }

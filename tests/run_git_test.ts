@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { runGit } from "../lib/run_git.ts";
-import { commitFiles, git, tempRepo, writeFiles } from "./_helpers.ts";
+import { commitFiles, git, IS_ROOT, tempRepo, writeFiles } from "./_helpers.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -75,4 +75,23 @@ Deno.test("literalPathspecs: false lets check-ignore run (it rejects pathspec ma
     literalPathspecs: false,
   });
   assert.equal(r.code, 0);
+});
+
+Deno.test({
+  name: "a repository another user owns: git's refusal comes with git's own fix",
+  // git refuses a repository its user does not own; only root can give one away to test it.
+  ignore: !IS_ROOT,
+  fn: async () => {
+    await using repo = await tempRepo();
+    await new Deno.Command("chown", { args: ["-R", "nobody", repo.path] }).output();
+    const err = await runGit(repo.path, ["ls-files"], {
+      env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+    }).catch((e) => e);
+    assert.ok(err instanceof DochygieneError, String(err));
+    assert.equal(err.code, "GIT_FAILED");
+    assert.match(
+      err.message,
+      /dubious ownership in repository at '.*'; if you trust it: git config --global --add safe\.directory /,
+    );
+  },
 });
