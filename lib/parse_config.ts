@@ -93,9 +93,13 @@ export function parseConfig(text: string): Config {
     raw = parseYaml(text);
   } catch (err) {
     if (err instanceof YamlError) {
-      // The parser's message ends its first line with `:` before a quoted excerpt.
-      const first = err.message.split("\n")[0].replace(/:\s*$/, "");
-      throw invalidConfig(`is not valid YAML: ${first}; fix the syntax there`);
+      // The parser's own message ends its first line with `:` before a quoted excerpt; ours
+      // (e.g. two documents) already says what to do.
+      const first = err.message.split("\n")[0];
+      const cut = first.replace(/:\s*$/, "");
+      throw invalidConfig(
+        `is not valid YAML: ${cut === first ? first : `${cut}; fix the syntax there`}`,
+      );
     }
     throw err;
   }
