@@ -200,7 +200,7 @@ function resolvesInside(root, path) {
     target = Deno.realPathSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return void 0;
-    return false;
+    throw err;
   }
   const base = Deno.realPathSync(root);
   return target.startsWith(base.endsWith("/") ? base : `${base}/`);

@@ -167,8 +167,7 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
     const own = governed.get(file.path);
     const units = new Set([...enclosing(file.path), ...(own ? [own] : [])].filter(deletable));
     if (units.size === 0) continue;
-    // A file not on disk has nothing in it to protect (and may lie beneath a symlink).
-    const why = file.absent ? undefined : options.protect(file.path);
+    const why = options.protect(file.path);
     for (const unit of units) {
       if (why !== undefined) {
         block(

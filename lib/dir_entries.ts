@@ -6,14 +6,21 @@
  */
 
 /**
- * Returns a lookup of root-relative paths: `true` when the path's directory
- * lists it as a regular file, `false` when as something else (a directory, a
- * symlink), `null` when it is not there (its directory does not list it, or a
- * directory on its way is missing or is not a real directory: a symlinked
- * directory is never read), `undefined` when that is not known (a directory
- * on its way cannot be read). Each directory is read once, on first need.
- * Serves the scanner's lstat-free reads and the on-disk fallback for links to
- * unlisted (e.g. gitignored) files.
+ * What a directory listing says of a path: `file` (its directory lists it as
+ * a regular file), `other` (as something else: a directory, a symlink, a
+ * FIFO), `missing` (its directory does not list it, or a directory on its way
+ * is missing or is not a directory), `linked` (a directory on its way is a
+ * symlink: never read, as it may lead out of the root, so what lies beneath is
+ * unknown), `unknown` (a directory on its way cannot be read).
+ */
+export type DirEntryKind = "file" | "other" | "missing" | "linked" | "unknown";
+
+/**
+ * Returns a lookup of root-relative paths in their directories' listings (see
+ * {@linkcode DirEntryKind}). Each directory is read once, on first need, and
+ * only as a real directory of its parent. Serves the scanner's lstat-free
+ * reads and the on-disk fallback for links to unlisted (e.g. gitignored)
+ * files.
  *
  * @example
  * ```ts
@@ -25,18 +32,19 @@
  * await Deno.writeTextFile(`${root}/docs/a.md`, "# A\n");
  * await Deno.symlink("docs", `${root}/link`);
  * const entry = dirEntries(root);
- * assert.equal(entry("docs/a.md"), true);
- * assert.equal(entry("docs"), false);
- * assert.equal(entry("docs/gone.md"), null);
- * assert.equal(entry("nowhere/x.md"), null);
- * assert.equal(entry("link"), false);
- * assert.equal(entry("link/a.md"), null); // never through a symlink
+ * assert.equal(entry("docs/a.md"), "file");
+ * assert.equal(entry("docs"), "other");
+ * assert.equal(entry("docs/gone.md"), "missing");
+ * assert.equal(entry("nowhere/x.md"), "missing");
+ * assert.equal(entry("link"), "other");
+ * assert.equal(entry("link/a.md"), "linked"); // never read through a symlink
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function dirEntries(root: string): (path: string) => boolean | null | undefined {
+export function dirEntries(root: string): (path: string) => DirEntryKind {
   const dirs = new Map<string, Map<string, _Kind> | undefined>();
   const none = new Map<string, _Kind>();
+  const linked = new Map<string, _Kind>();
   const list = (dir: string): Map<string, _Kind> | undefined => {
     const known = dirs.get(dir);
     if (known !== undefined || dirs.has(dir)) return known;
@@ -44,8 +52,8 @@ export function dirEntries(root: string): (path: string) => boolean | null | und
     if (!dirs.has("")) dirs.set("", names = _read(root, "", none));
     // Down from the root, each directory read once, and only as its parent lists it: a real
     // directory, never one reached through a symlink (it may lead out of the root). One that is
-    // not there is not remembered, as most such lookups (link targets under a path that does
-    // not exist) are asked once.
+    // not there, or is beneath a symlink, is not remembered, as most such lookups (link targets
+    // under a path that does not exist) are asked once.
     for (let start = 0; start < dir.length;) {
       let end = dir.indexOf("/", start);
       if (end < 0) end = dir.length;
@@ -53,11 +61,14 @@ export function dirEntries(root: string): (path: string) => boolean | null | und
       const parent = names;
       names = dirs.get(sub);
       if (names === undefined && !dirs.has(sub)) {
-        if (parent === undefined) {
-          // An unreadable parent may still be passable: its child is read if it is a directory.
-          names = _isDirectory(`${root}/${sub}`) ? _read(root, sub, none) : undefined;
-        } else if (parent.get(dir.slice(start, end)) !== _DIR) return none;
-        else names = _read(root, sub, none);
+        // An unreadable parent may still be passable: its child is looked at itself.
+        const kind = parent === undefined
+          ? _kindOf(`${root}/${sub}`)
+          : parent.get(dir.slice(start, end));
+        if (kind === _LINK) return linked;
+        // Not a directory, or not listed: missing (unless unknown, beneath an unreadable one).
+        if (kind !== _DIR && (kind !== undefined || parent !== undefined)) return none;
+        names = kind === _DIR ? _read(root, sub, none) : undefined;
         dirs.set(sub, names);
       }
       start = end + 1;
@@ -66,12 +77,13 @@ export function dirEntries(root: string): (path: string) => boolean | null | und
   };
   return (path) => {
     // Longer than any path the system opens: not there to be found.
-    if (path.length > _MAX_PATH) return null;
+    if (path.length > _MAX_PATH) return "missing";
     const slash = path.lastIndexOf("/");
     const names = list(slash < 0 ? "" : path.slice(0, slash));
-    if (names === undefined) return undefined;
+    if (names === undefined) return "unknown";
+    if (names === linked) return "linked";
     const kind = names.get(slash < 0 ? path : path.slice(slash + 1));
-    return kind === undefined ? null : kind === _FILE;
+    return kind === undefined ? "missing" : kind === _FILE ? "file" : "other";
   };
 }
 
@@ -84,7 +96,10 @@ function _read(
   try {
     const names = new Map<string, _Kind>();
     for (const entry of Deno.readDirSync(dir === "" ? root : `${root}/${dir}`)) {
-      names.set(entry.name, entry.isFile ? _FILE : entry.isDirectory ? _DIR : _OTHER);
+      names.set(
+        entry.name,
+        entry.isFile ? _FILE : entry.isDirectory ? _DIR : entry.isSymlink ? _LINK : _OTHER,
+      );
     }
     return names;
   } catch (err) {
@@ -93,19 +108,22 @@ function _read(
   }
 }
 
-function _isDirectory(full: string): boolean {
+/** What `full` is, by its own lstat (`undefined` when that fails). */
+function _kindOf(full: string): _Kind | undefined {
   try {
-    return Deno.lstatSync(full).isDirectory;
+    const info = Deno.lstatSync(full);
+    return info.isDirectory ? _DIR : info.isSymlink ? _LINK : info.isFile ? _FILE : _OTHER;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
 /** Linux's PATH_MAX. */
 const _MAX_PATH = 4096;
 
-// What a directory lists a name as (a symlink, a FIFO or a socket is "other").
-type _Kind = 0 | 1 | 2;
+// What a directory lists a name as (a FIFO or a socket is "other").
+type _Kind = 0 | 1 | 2 | 3;
 const _OTHER = 0;
 const _FILE = 1;
 const _DIR = 2;
+const _LINK = 3;

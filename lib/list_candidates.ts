@@ -106,14 +106,19 @@ async function _listGit(root: string): Promise<CandidateListing> {
   ]);
   const listing = parseLsFiles(stdout);
   // Looked up on disk (one directory listing each): the files git is told to hide changes of,
-  // which it does not look for (a sparse checkout leaves them out), and untracked files, whose
-  // kind git does not say (a symlink is never read, nor is any path beneath it).
-  if (listing.files.some((f) => !f.tracked || (f.hidden && !f.absent))) {
+  // which it does not look for (a sparse checkout leaves them out); those it says are deleted,
+  // which it also says of a file it may not look at; untracked files, whose kind git does not
+  // say (a symlink is never read, nor is any path beneath it).
+  if (listing.files.some((f) => !f.tracked || f.hidden || f.absent)) {
     const entry = dirEntries(root);
     for (const file of listing.files) {
-      if (file.tracked) {
-        if (file.hidden && typeof entry(file.path) !== "boolean") file.absent = true;
-      } else if (entry(file.path) === false) file.type = "symlink";
+      if (!file.tracked) {
+        if (entry(file.path) === "other") file.type = "symlink";
+      } else if (file.hidden || file.absent) {
+        const kind = entry(file.path);
+        if (kind === "missing" || kind === "linked") file.absent = true;
+        else delete file.absent; // there, or unknown (the read will say why)
+      }
     }
   }
   return listing;
@@ -123,7 +128,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
  * Parses the output of `git ls-files -z -s -v --cached --deleted --others`:
  * records `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>`
  * (tracked). Unmerged paths (one record per stage) are listed once; a path
- * with an `R` record (deleted from the working tree) is `absent`; an
+ * with an `R` record (git found no file there) is `absent`; an
  * untracked directory entry (`dir/`, a nested repository) is opaque; a tag
  * `S` or in lower case (skip-worktree, assume-unchanged) marks the file
  * `hidden`.
@@ -244,9 +249,9 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
 
 /**
  * Deno shows a name's bytes that are not UTF-8 as U+FFFD, and such a name
- * cannot be opened: entries with a U+FFFD that is not really in their name (it
- * cannot be found, or an earlier entry has the same name) get the name `""`.
- * Returns how many.
+ * cannot be opened: entries with a U+FFFD that is not really in their name
+ * (nothing of their kind is found by that name, or an earlier entry has it)
+ * get the name `""`. Returns how many.
  */
 function _undecodable(root: string, dir: string, entries: Deno.DirEntry[]): number {
   let count = 0;
@@ -254,7 +259,7 @@ function _undecodable(root: string, dir: string, entries: Deno.DirEntry[]): numb
   for (const entry of entries) {
     if (!entry.name.includes("\uFFFD")) continue;
     const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
-    if (!seen.has(entry.name) && _exists(join(root, rel))) seen.add(entry.name);
+    if (!seen.has(entry.name) && _sameKind(join(root, rel), entry)) seen.add(entry.name);
     else {
       entry.name = "";
       count++;
@@ -263,10 +268,12 @@ function _undecodable(root: string, dir: string, entries: Deno.DirEntry[]): numb
   return count;
 }
 
-function _exists(full: string): boolean {
+/** Whether `full` is there and of the entry's kind (file, directory, symlink). */
+function _sameKind(full: string, entry: Deno.DirEntry): boolean {
   try {
-    Deno.lstatSync(full);
-    return true;
+    const info = Deno.lstatSync(full);
+    return info.isFile === entry.isFile && info.isDirectory === entry.isDirectory &&
+      info.isSymlink === entry.isSymlink;
   } catch {
     return false;
   }

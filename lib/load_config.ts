@@ -112,7 +112,9 @@ export async function loadConfig(root: string): Promise<Config> {
     if (err instanceof Deno.errors.NotFound) return defaultConfig();
     if (err instanceof DochygieneError) throw err;
     throw invalidConfig(
-      `cannot be read (${err instanceof Error ? err.message : err}); fix its permissions`,
+      `cannot be read (${
+        err instanceof Error ? err.message : err
+      }); fix the file or its permissions`,
     );
   }
   const { parseConfig } = await import("./parse_config.ts");

@@ -53,7 +53,7 @@ export async function loadIgnore(root: string): Promise<(path: string) => boolea
   } catch (err) {
     if (err instanceof DochygieneError) throw err;
     if (err instanceof Deno.errors.NotFound) return () => false;
-    throw _invalid(`cannot be read (${_reason(err)}); fix its permissions`);
+    throw _invalid(`cannot be read (${_reason(err)}); fix the file or its permissions`);
   }
   if (!info.isFile) throw _invalid("is not a regular file; remove it or make it one");
   if (info.size > MAX_IGNORE_BYTES) {
@@ -63,7 +63,7 @@ export async function loadIgnore(root: string): Promise<(path: string) => boolea
   try {
     text = new TextDecoder().decode(await Deno.readFile(path));
   } catch (err) {
-    throw _invalid(`cannot be read (${_reason(err)}); fix its permissions`);
+    throw _invalid(`cannot be read (${_reason(err)}); fix the file or its permissions`);
   }
   const { ignoreMatcher } = await import("./ignore_matcher.ts");
   return ignoreMatcher(text);

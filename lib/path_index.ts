@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { DirEntryKind } from "./dir_entries.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
 
@@ -51,6 +52,35 @@ export function pathIndexSource(
   return { paths, nonFiles, opaque: [...opaque] };
 }
 
+/** What the disk says of a path the listing does not hold (see {@linkcode PathIndex}). */
+export type DiskState = "exists" | "opaque" | "missing";
+
+/**
+ * A {@linkcode PathIndex}'s look on disk, from directory listings (see
+ * `dirEntries`): anything listed exists, a path beneath a symlink is opaque,
+ * and one not there, or beneath a directory that cannot be read, is missing.
+ *
+ * @example
+ * ```ts
+ * import { diskState } from "./path_index.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const onDisk = diskState((path) => path === "a.md" ? "file" : "linked");
+ * assert.equal(onDisk("a.md"), "exists");
+ * assert.equal(onDisk("link/b.md"), "opaque");
+ * ```
+ */
+export function diskState(entry: (path: string) => DirEntryKind): (path: string) => DiskState {
+  return (path) => {
+    const kind = entry(path);
+    return kind === "file" || kind === "other"
+      ? "exists"
+      : kind === "linked"
+      ? "opaque"
+      : "missing";
+  };
+}
+
 /**
  * What is known about a resolved link target: it exists, it is under an
  * opaque directory (not checked), or it is missing (with its near-miss hint).
@@ -85,16 +115,17 @@ export class PathIndex {
   /** First segments of the opaque paths: a path under none of them is under no opaque directory. */
   #opaqueTops = new Set<string>();
   #opaqueTopList: string[];
-  #onDisk: ((path: string) => boolean) | undefined;
-  #seen = new Map<string, boolean>();
+  #onDisk: ((path: string) => DiskState) | undefined;
+  #seen = new Map<string, DiskState>();
   #byHash: _HashTable | undefined;
 
   /**
    * Builds the index. `onDisk` tells whether a path the listing does not hold
-   * exists on disk all the same (a gitignored build output); it is asked only
-   * for paths with no listed namesake of any letter case. Default: never.
+   * exists on disk all the same (a gitignored build output), or lies beneath a
+   * symlink there (`opaque`: not judged); it is asked only for paths with no
+   * listed namesake of any letter case. Default: never.
    */
-  constructor(source: PathIndexSource, onDisk?: (path: string) => boolean) {
+  constructor(source: PathIndexSource, onDisk?: (path: string) => DiskState) {
     const exists = this.#exists;
     for (const path of source.paths) _addWithAncestors(exists, path);
     for (const dir of source.opaque) _addWithAncestors(exists, dir);
@@ -125,14 +156,17 @@ export class PathIndex {
     return undefined;
   }
 
-  /** Listed (exactly), or on disk when no listed path differs from it only by letter case. */
+  /**
+   * Listed (exactly), or on disk when no listed path differs from it only by
+   * letter case (or beneath a symlink there: not judged, so not missing).
+   */
   exists(path: string): boolean {
     if (this.#exists.has(path)) return true;
     if (this.#onDisk === undefined || this.#hasCaseTwin(path)) return false;
-    return this.#onDiskMemo(path);
+    return this.#onDiskMemo(path) !== "missing";
   }
 
-  #onDiskMemo(path: string): boolean {
+  #onDiskMemo(path: string): DiskState {
     let found = this.#seen.get(path);
     if (found === undefined) this.#seen.set(path, found = this.#onDisk!(path));
     return found;
@@ -170,7 +204,10 @@ export class PathIndex {
     // Never looked for on disk: it may be reached through a symlink.
     if (this.isOpaque(path)) return "opaque";
     const caseTwin = this.#hasCaseTwin(path);
-    if (!caseTwin && this.#onDisk !== undefined && this.#onDiskMemo(path)) return "exists";
+    if (!caseTwin && this.#onDisk !== undefined) {
+      const state = this.#onDiskMemo(path);
+      if (state !== "missing") return state;
+    }
     return caseTwin ? "case" : this.#hasMd(path) ? "extension" : null;
   }
 

@@ -15,7 +15,7 @@ import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
 import { loadYaml } from "./load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
-import { dirEntries } from "./dir_entries.ts";
+import { dirEntries, type DirEntryKind } from "./dir_entries.ts";
 import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./read_git_facts.ts";
 import type { ScanArtifact } from "./scan_docs.ts";
@@ -85,7 +85,7 @@ export async function planFromDisk(
   const inScope = globMatcher(config.scope_globs);
   // Frontmatter beyond flat lines needs the full parser (a rulebook has loaded it already).
   await loadYaml();
-  let entry: ((path: string) => boolean | null | undefined) | undefined;
+  let entry: ((path: string) => DirEntryKind) | undefined;
   const protect = (path: string): string | undefined => {
     if (path === CONFIG_FILE_NAME || path === IGNORE_FILE_NAME) return "dochygiene's own config";
     const dir = path.split("/").slice(0, -1).find((part) => excludedDirs.has(part));
@@ -129,12 +129,13 @@ const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
 function _protectedByContent(
   root: string,
   path: string,
-  entry: (path: string) => boolean | null | undefined,
+  entry: (path: string) => DirEntryKind,
 ): string | undefined {
-  // Only a regular file reached through real directories is read (never through a symlink).
-  const listed = entry(path);
-  if (listed === null || listed === false) return undefined;
-  const read = readDocSync(root, path, { regularFile: listed === true });
+  // Only a regular file reached through real directories is read (never through a symlink);
+  // one whose directory cannot be read is tried, to say why it was not checked.
+  const kind = entry(path);
+  if (kind !== "file" && kind !== "unknown") return undefined;
+  const read = readDocSync(root, path, { regularFile: kind === "file" });
   if (read === "") return undefined; // not a regular file (a symlink), or gone: no doc
   const unchecked = "not checked for frozen/append-only";
   if (typeof read === "string") return `${unchecked}: ${read}`;

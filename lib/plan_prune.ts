@@ -248,10 +248,10 @@ export function planPrune(input: PlanInput): Plan {
       if (unit.age_ms === null) return keep(unit, `${rank}, age unknown`);
       if (unit.age_ms > nowMs) {
         const warning = `${unit.path} is dated in the future (${
-          new Date(unit.age_ms).toISOString()
+          _shownTime(unit.age_ms)
         }); kept — check the system clock and the commit dates`;
         plan.warnings.push(warning);
-        return keep(unit, `${rank}, dated in the future (${new Date(unit.age_ms).toISOString()})`);
+        return keep(unit, `${rank}, dated in the future (${_shownTime(unit.age_ms)})`);
       }
       if (unit.shallow_age) {
         shallow++;
@@ -343,7 +343,7 @@ function _served(
     return keep(
       unit,
       `served_when: it changed after the report judged it (${judgment.judged_at} < ${
-        new Date(changedMs).toISOString()
+        _shownTime(changedMs)
       }${changedMs === unit.changed_ms ? ", uncommitted" : ""}); run the check again`,
     );
   }
@@ -413,3 +413,10 @@ function _ageText(ms: number, limit: number): string {
   const tenths = Math.floor((ms / _DAY_MS) * 10) / 10;
   return tenths > limit ? String(tenths) : `${limit}+`;
 }
+
+/** A time for a reason: ISO-8601, or past its last four-digit year (git accepts such dates). */
+function _shownTime(ms: number): string {
+  return ms > _LAST_ISO_MS ? "after 9999-12-31T23:59:59.999Z" : new Date(ms).toISOString();
+}
+
+const _LAST_ISO_MS = 253_402_300_799_999;

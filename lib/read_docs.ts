@@ -14,7 +14,7 @@ import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "./decode_path.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
-import { PathIndex, type PathIndexSource } from "./path_index.ts";
+import { diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
 import type { FileRead } from "./scan_docs.ts";
@@ -355,19 +355,21 @@ export function threadReader(
   job: Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">,
 ): ThreadReader {
   const entry = dirEntries(job.root);
-  const onDisk = (path: string) => typeof entry(path) === "boolean";
   return {
     // Unknown (a directory on the way cannot be read), or a name no listing can hold (not
     // UTF-8): the read itself says why.
     regular: job.skipLstat
       ? (path) => {
-        const listed = entry(path);
-        return listed === null && !hasUndecodableBytes(path) ? null : listed === true;
+        const kind = entry(path);
+        if (kind === "file") return true;
+        return (kind === "missing" || kind === "linked") && !hasUndecodableBytes(path)
+          ? null
+          : false;
       }
       : () => false,
     summarizer: job.links
       ? {
-        check: linkChecker(new PathIndex(job.links, onDisk)),
+        check: linkChecker(new PathIndex(job.links, diskState(entry))),
         keepLinks: job.keepLinks,
         inbound: new Map(),
       }

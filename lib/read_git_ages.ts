@@ -91,22 +91,6 @@ export async function readGitAges(root: string): Promise<GitAges> {
   let ages = new Map<string, number>();
   if (headSha !== undefined) {
     ages = parseGitLog(log.stdout);
-    // A commit dated past 9999-12-31 has no ISO-8601 time to give (git accepts such dates).
-    let late = 0;
-    for (const [path, seconds] of ages) {
-      if (seconds > _LAST_ISO_SECOND) {
-        ages.delete(path);
-        late++;
-      }
-    }
-    if (late > 0) {
-      warnings.push(
-        `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
-          `${
-            late === 1 ? "its age falls" : "their ages fall"
-          } back to the mtime (fix the commit date)`,
-      );
-    }
     if (log.code !== 0) {
       const detail = log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
       warnings.push(
@@ -201,6 +185,3 @@ export function parseGitLog(stdout: Uint8Array): Map<string, number> {
   }
   return ages;
 }
-
-/** 9999-12-31T23:59:59Z: the last second an ISO-8601 time of four-digit years can show. */
-const _LAST_ISO_SECOND = 253_402_300_799;

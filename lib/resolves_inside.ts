@@ -8,6 +8,7 @@
 /**
  * Whether `path` resolves (every symlink followed) to a path inside `root`
  * (itself resolved); `undefined` when `path` leads nowhere (a dangling link).
+ * Throws what resolving it throws otherwise (a symlink loop, a denied look).
  *
  * @example
  * ```ts
@@ -31,7 +32,7 @@ export function resolvesInside(root: string, path: string): boolean | undefined 
     target = Deno.realPathSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return undefined;
-    return false;
+    throw err; // a loop, or a directory on the way that may not be read: the caller says so
   }
   const base = Deno.realPathSync(root);
   return target.startsWith(base.endsWith("/") ? base : `${base}/`);

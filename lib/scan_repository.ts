@@ -15,7 +15,7 @@ import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
-import { pathIndexSource } from "./path_index.ts";
+import { type DiskState, diskState, pathIndexSource } from "./path_index.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./content_fingerprint.ts";
 import { dirEntries } from "./dir_entries.ts";
@@ -123,7 +123,7 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  let entry: ((path: string) => boolean | null | undefined) | undefined;
+  let onDisk: ((path: string) => DiskState) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -133,7 +133,7 @@ async function _scan(
     helpers,
   });
   warnings.push(...unread);
-  const git = await agesPromise;
+  const git = _isoDatable(await agesPromise, warnings);
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
   for (const { path, tracked } of files) {
@@ -158,7 +158,7 @@ async function _scan(
     reads,
     inbound,
     // Only for docs the readers did not summarise (none: they were given the listing).
-    onDisk: (path) => typeof (entry ??= dirEntries(root))(path) === "boolean",
+    onDisk: (path) => (onDisk ??= diskState(dirEntries(root)))(path),
     // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
     // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
     contentOf: (path) => {
@@ -181,6 +181,27 @@ async function _scan(
   }
   return { artifact, warnings, links };
 }
+
+/**
+ * The ages without those of commits dated after 9999-12-31 (git accepts such dates; ISO-8601
+ * cannot show them): their docs take their mtime, with a warning. A copy: prune shares the ages
+ * and keeps such a unit as dated in the future.
+ */
+function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | undefined {
+  if (git === undefined) return undefined;
+  let late = 0;
+  for (const seconds of git.ages.values()) if (seconds > _LAST_ISO_SECOND) late++;
+  if (late === 0) return git;
+  warnings.push(
+    `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
+      `${late === 1 ? "its age falls" : "their ages fall"} back to the mtime (fix the commit date)`,
+  );
+  const ages = new Map([...git.ages].filter(([, seconds]) => seconds <= _LAST_ISO_SECOND));
+  return { ...git, ages };
+}
+
+/** 9999-12-31T23:59:59Z: the last second an ISO-8601 time of four-digit years can show. */
+const _LAST_ISO_SECOND = 253_402_300_799;
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */
 function _indexBytes(root: string): number {

@@ -5,7 +5,10 @@ import { PathIndex } from "../lib/path_index.ts";
 import { resolveLink } from "../lib/resolve_link.ts";
 
 const index = (paths: string[], onDisk?: (path: string) => boolean) =>
-  new PathIndex({ paths, nonFiles: ["vendor"], opaque: ["build"] }, onDisk);
+  new PathIndex(
+    { paths, nonFiles: ["vendor"], opaque: ["build"] },
+    onDisk && ((path) => onDisk(path) ? "exists" : "missing"),
+  );
 
 Deno.test("each linked path is listed once per doc, however many links and targets", () => {
   const paths = Array.from({ length: 40 }, (_, i) => `d/t${i}.md`);

@@ -153,6 +153,18 @@ Deno.test("walk mode: names that are not UTF-8 are left out with a warning, neve
   assert.deepEqual(listing.warnings, [
     "2 names in ./ are not valid UTF-8, which Deno cannot open outside git; rename them to scan them",
   ]);
+  // A directory whose name is not UTF-8 is not taken for a real U+FFFD file of that name.
+  await Deno.mkdir(join(dir.path, "sub"));
+  await new Deno.Command("sh", {
+    args: ["-c", "mkdir \"$(printf 'n\\377.md')\""],
+    cwd: join(dir.path, "sub"),
+  })
+    .output();
+  await Deno.writeTextFile(join(dir.path, "sub", "n\uFFFD.md"), "real");
+  const sub = await listCandidates(join(dir.path, "sub"), { git: false, excludedDirs: [] });
+  assert.deepEqual(paths(sub), ["n\uFFFD.md"]);
+  assert.equal(sub.warnings.length, 1);
+  await Deno.remove(join(dir.path, "sub"), { recursive: true });
   await Deno.remove(join(dir.path, "caf\uFFFD.md"));
   const without = await listCandidates(dir.path, { git: false, excludedDirs: [] });
   assert.deepEqual(paths(without), ["ok.md"]);

@@ -327,6 +327,9 @@ Deno.test("a symlinked .dochygiene.yml is followed inside the project; one leadi
   await Deno.remove(path);
   await Deno.symlink("gone.yml", path);
   assert.deepEqual(await loadConfig(dir.path), defaultConfig());
+  await Deno.remove(path);
+  await Deno.symlink(".dochygiene.yml", path); // a loop: unreadable, not "outside"
+  await assert.rejects(() => loadConfig(dir.path), invalid(/cannot be read \(Too many levels/));
 });
 
 Deno.test("a YAML syntax error is one sentence ending in the fix; a tagged value is no mapping", () => {

@@ -101,6 +101,46 @@ Deno.test("prune: a served_when_path deleted from disk (not yet staged) proves n
   ]);
 });
 
+Deno.test("prune keeps a unit whose commit is dated after the year 9999 as dated in the future", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(0)}`,
+    "runs/r1/a.md": "a\n",
+  }, OLD);
+  await commitFiles(repo.path, { "runs/r1/b.md": "b\n" }, "@8640000000001 +0000");
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(paths(result.applied), []);
+  assert.match(reasons(result)["runs/r1/"], /dated in the future \(after 9999-12-31/);
+});
+
+Deno.test("prune: a deleted (not staged) file still protects its unit by name (ignored, excluded dir)", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(0)}` +
+      '  - match: "notes/*.md"\n    lifetime: temporary\n    retain_recent: 0\n    max_age_days: 1\n',
+    ".dochygiene-ignore": "notes/keep.md\n",
+    "notes/keep.md": "k\n",
+    "runs/r1/vendor/v.md": "v\n",
+    "runs/r1/out.md": "o\n",
+  }, OLD);
+  await Deno.remove(join(repo.path, "notes/keep.md"));
+  await Deno.remove(join(repo.path, "runs/r1/vendor/v.md"));
+  const result = await prune(repo.path, [
+    "--yes",
+    "--confirm",
+    "notes/keep.md",
+    "--confirm",
+    "runs/r1/",
+  ]);
+  assert.deepEqual(paths(result.applied), []);
+  assert.deepEqual(reasons(result), {
+    "notes/keep.md": "protected (.dochygiene-ignore)",
+    "runs/r1/": "protected: contains runs/r1/vendor/v.md (excluded dir vendor)",
+  });
+});
+
 /** Four runs, one commit each, 45, 35, 25 and 15 days before NOW, cloned `depth` commits deep. */
 async function shallowRuns(depth: number) {
   await using source = await tempRepo();

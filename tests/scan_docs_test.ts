@@ -209,7 +209,7 @@ Deno.test("a target that is not listed but exists on disk (gitignored) is not br
   const asked: string[] = [];
   const onDisk = (p: string) => {
     asked.push(p);
-    return p === "dist/out.js" || p === "Docs/B.md";
+    return p === "dist/out.js" || p === "Docs/B.md" ? "exists" : "missing";
   };
   const artifact = scanDocs(
     input({ "a.md": "[o](dist/out.js) [c](Docs/B.md)\n", "docs/b.md": "# B\n" }, { onDisk }),

@@ -4,6 +4,7 @@ import {
   commitFiles,
   entryNames,
   git,
+  giveToUnprivileged,
   HOSTILE_NAMES,
   PACKAGE_DIR,
   runSeam,
@@ -518,6 +519,47 @@ Deno.test("nothing is read through a symlinked directory: a tracked doc beneath 
     assert.deepEqual(of(artifact, "a.md", "broken_link"), [], root);
     assert.deepEqual(of(artifact, "a.md", "missing_path"), [], root);
   }
+});
+
+Deno.test("links into a gitignored symlinked directory are not judged (a pnpm node_modules)", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": "node_modules/\nbuild\n",
+    "a.md": "[lib](node_modules/lib/README.md) [r](build/r.md) `build/r.md`\n",
+  }, OLD_DAY);
+  await writeFiles(repo.path, {
+    "node_modules/.pnpm/lib@1/node_modules/lib/README.md": "# lib\n",
+    "real/r.md": "# r\n",
+  });
+  await Deno.symlink(".pnpm/lib@1/node_modules/lib", join(repo.path, "node_modules/lib"));
+  await Deno.symlink("real", join(repo.path, "build"));
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(of(artifact, "a.md", "broken_link"), []);
+  assert.deepEqual(of(artifact, "a.md", "missing_path"), []);
+});
+
+Deno.test("a tracked doc this user may not read is warned about, not taken for deleted", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docs/a.md": "[l](locked/l.md)\n",
+    "docs/locked/l.md": "# L\n",
+  }, OLD_DAY);
+  await giveToUnprivileged(repo.path);
+  // Root's own directory, closed to others (the scan runs as nobody when the suite is root).
+  await new Deno.Command("chown", { args: ["root:root", join(repo.path, "docs/locked")] }).output();
+  await Deno.chmod(join(repo.path, "docs/locked"), 0o700);
+  const run = await runSeam("scan", ["--format", "json", "--no-write"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: NOW },
+    unprivileged: true,
+  });
+  await Deno.chmod(join(repo.path, "docs/locked"), 0o755);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.match(run.stderr, /"docs\/locked\/l\.md": cannot be read/);
+  assert.deepEqual(of(artifact, "docs/a.md", "broken_link"), []);
 });
 
 Deno.test("walk mode survives a symlink loop and an unreadable directory (a warning, not a failure)", async () => {
