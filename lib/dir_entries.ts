@@ -11,7 +11,8 @@
  * FIFO), `missing` (its directory does not list it, or a directory on its way
  * is missing or is not a directory), `linked` (a directory on its way is a
  * symlink: never read, as it may lead out of the root, so what lies beneath is
- * unknown), `unknown` (a directory on its way cannot be read).
+ * unknown), `unknown` (a directory on its way cannot be read, nor the path
+ * looked at).
  */
 export type DirEntryKind = "file" | "other" | "missing" | "linked" | "unknown";
 
@@ -80,7 +81,17 @@ export function dirEntries(root: string): (path: string) => DirEntryKind {
     if (path.length > _MAX_PATH) return "missing";
     const slash = path.lastIndexOf("/");
     const names = list(slash < 0 ? "" : path.slice(0, slash));
-    if (names === undefined) return "unknown";
+    if (names === undefined) {
+      // Its directory cannot be listed but may be passable (`--x`): the path is looked at itself
+      // (every directory on the way is known to be a real one).
+      try {
+        return Deno.lstatSync(`${root}/${path}`).isFile ? "file" : "other";
+      } catch (err) {
+        return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory
+          ? "missing"
+          : "unknown";
+      }
+    }
     if (names === linked) return "linked";
     const kind = names.get(slash < 0 ? path : path.slice(slash + 1));
     return kind === undefined ? "missing" : kind === _FILE ? "file" : "other";

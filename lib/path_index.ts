@@ -57,8 +57,8 @@ export type DiskState = "exists" | "opaque" | "missing";
 
 /**
  * A {@linkcode PathIndex}'s look on disk, from directory listings (see
- * `dirEntries`): anything listed exists, a path beneath a symlink is opaque,
- * and one not there, or beneath a directory that cannot be read, is missing.
+ * `dirEntries`): anything there exists, a path beneath a symlink or a
+ * directory that cannot be read is opaque (not judged), any other is missing.
  *
  * @example
  * ```ts
@@ -75,7 +75,7 @@ export function diskState(entry: (path: string) => DirEntryKind): (path: string)
     const kind = entry(path);
     return kind === "file" || kind === "other"
       ? "exists"
-      : kind === "linked"
+      : kind === "linked" || kind === "unknown"
       ? "opaque"
       : "missing";
   };

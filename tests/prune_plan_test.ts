@@ -8,6 +8,7 @@ import { join } from "node:path";
 import {
   commitFiles,
   git,
+  giveToUnprivileged,
   runSeam,
   servedReport,
   tempDir,
@@ -139,6 +140,31 @@ Deno.test("prune: a deleted (not staged) file still protects its unit by name (i
     "notes/keep.md": "protected (.dochygiene-ignore)",
     "runs/r1/": "protected: contains runs/r1/vendor/v.md (excluded dir vendor)",
   });
+});
+
+Deno.test("prune: a served_when_path deleted inside a directory this user may pass but not list proves nothing", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": 'rules:\n  - match: "changes/*/"\n    lifetime: delete-once-served\n' +
+      '    served_when_path: "archive/*-{name}/"\n',
+    "changes/foo/plan.md": "x\n",
+    "archive/2020-foo/x.md": "y\n",
+  }, OLD);
+  await Deno.remove(join(repo.path, "archive/2020-foo"), { recursive: true });
+  await giveToUnprivileged(repo.path);
+  await new Deno.Command("chown", { args: ["root:root", join(repo.path, "archive")] }).output();
+  await Deno.chmod(join(repo.path, "archive"), 0o311);
+  const run = await runSeam("prune", ["--format", "json"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: NOW },
+    unprivileged: true,
+  });
+  await Deno.chmod(join(repo.path, "archive"), 0o755);
+  assert.equal(run.code, 0, run.stderr);
+  const plan = JSON.parse(run.stdout);
+  assert.deepEqual(paths(plan.candidates), []);
+  assert.match(reasons(plan)["changes/foo/"], /^not served/);
 });
 
 /** Four runs, one commit each, 45, 35, 25 and 15 days before NOW, cloned `depth` commits deep. */

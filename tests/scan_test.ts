@@ -562,6 +562,35 @@ Deno.test("a tracked doc this user may not read is warned about, not taken for d
   assert.deepEqual(of(artifact, "docs/a.md", "broken_link"), []);
 });
 
+Deno.test("links into directories this user may not list: passable ones are looked at, closed ones not judged", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": "xo/\npriv/\n",
+    "a.md": "[y](xo/y.md) [g](xo/gone.md) [p](priv/x.md)\n",
+  }, OLD_DAY);
+  await writeFiles(repo.path, { "xo/y.md": "# y\n", "priv/x.md": "# x\n" });
+  await giveToUnprivileged(repo.path);
+  // Root's own directories: one others may pass through (--x), one closed to them.
+  for (const [dir, mode] of [["xo", 0o711], ["priv", 0o700]] as const) {
+    await new Deno.Command("chown", { args: ["root:root", join(repo.path, dir)] }).output();
+    await Deno.chmod(join(repo.path, dir), mode);
+  }
+  const run = await runSeam("scan", ["--format", "json", "--no-write"], {
+    cwd: repo.path,
+    env: { DOCHYGIENE_NOW: NOW },
+    unprivileged: true,
+  });
+  for (const dir of ["xo", "priv"]) await Deno.chmod(join(repo.path, dir), 0o755);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(
+    of(artifact, "a.md", "broken_link").map((s) => (s as { target: string }).target),
+    [
+      "xo/gone.md",
+    ],
+  );
+});
+
 Deno.test("walk mode survives a symlink loop and an unreadable directory (a warning, not a failure)", async () => {
   await using dir = await tempDir();
   await writeFiles(dir.path, { "a.md": "# A\n", "locked/b.md": "# B\n" });
