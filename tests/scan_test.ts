@@ -23,6 +23,14 @@ const FIXTURE = join(PACKAGE_DIR, "fixtures/scan/basic");
 const scan = (cwd: string, args: string[] = [], env: Record<string, string> = {}) =>
   runSeam("scan", ["--format", "json", ...args], { cwd, env: { DOCHYGIENE_NOW: NOW, ...env } });
 
+/** `scan` as an unprivileged user when the suite runs as root (who reads any directory). */
+const scanAsNobody = (cwd: string) =>
+  runSeam("scan", ["--format", "json", "--no-write"], {
+    cwd,
+    env: { DOCHYGIENE_NOW: NOW },
+    unprivileged: true,
+  });
+
 const of = (a: ScanArtifact, path: string, kind: Signal["kind"]) =>
   (a.signals[path] ?? []).filter((s) => s.kind === kind);
 
@@ -550,11 +558,7 @@ Deno.test("a tracked doc this user may not read is warned about, not taken for d
   // Root's own directory, closed to others (the scan runs as nobody when the suite is root).
   await new Deno.Command("chown", { args: ["root:root", join(repo.path, "docs/locked")] }).output();
   await Deno.chmod(join(repo.path, "docs/locked"), 0o700);
-  const run = await runSeam("scan", ["--format", "json", "--no-write"], {
-    cwd: repo.path,
-    env: { DOCHYGIENE_NOW: NOW },
-    unprivileged: true,
-  });
+  const run = await scanAsNobody(repo.path);
   await Deno.chmod(join(repo.path, "docs/locked"), 0o755);
   assert.equal(run.code, 0, run.stderr);
   const artifact: ScanArtifact = JSON.parse(run.stdout);
@@ -575,11 +579,7 @@ Deno.test("links into directories this user may not list: passable ones are look
     await new Deno.Command("chown", { args: ["root:root", join(repo.path, dir)] }).output();
     await Deno.chmod(join(repo.path, dir), mode);
   }
-  const run = await runSeam("scan", ["--format", "json", "--no-write"], {
-    cwd: repo.path,
-    env: { DOCHYGIENE_NOW: NOW },
-    unprivileged: true,
-  });
+  const run = await scanAsNobody(repo.path);
   for (const dir of ["xo", "priv"]) await Deno.chmod(join(repo.path, dir), 0o755);
   assert.equal(run.code, 0, run.stderr);
   const artifact: ScanArtifact = JSON.parse(run.stdout);
@@ -599,11 +599,7 @@ Deno.test("walk mode survives a symlink loop and an unreadable directory (a warn
   await Deno.chmod(`${dir.path}/locked`, 0o000);
   await Deno.chmod(dir.path, 0o777);
   // Root reads any directory: the scan runs as nobody then.
-  const result = await runSeam("scan", ["--format", "json", "--no-write"], {
-    cwd: dir.path,
-    env: { DOCHYGIENE_NOW: NOW },
-    unprivileged: true,
-  });
+  const result = await scanAsNobody(dir.path);
   await Deno.chmod(`${dir.path}/locked`, 0o755);
   assert.equal(result.code, 0, result.stderr);
   const artifact: ScanArtifact = JSON.parse(result.stdout);
