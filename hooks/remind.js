@@ -193,17 +193,18 @@ function _plural(n, word) {
   return n === 1 ? word : `${word}s`;
 }
 
-// lib/resolves_inside.ts
-function resolvesInside(root, path) {
+// lib/link_state.ts
+function linkState(root, path) {
+  if (!Deno.lstatSync(path).isSymlink) return "not a link";
   let target;
   try {
     target = Deno.realPathSync(path);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return void 0;
+    if (err instanceof Deno.errors.NotFound) return "dangling";
     throw err;
   }
   const base = Deno.realPathSync(root);
-  return target.startsWith(base.endsWith("/") ? base : `${base}/`);
+  return target.startsWith(base.endsWith("/") ? base : `${base}/`) ? "inside" : "outside";
 }
 
 // lib/read_threshold.ts
@@ -216,7 +217,7 @@ async function readThreshold(root) {
     const entry = findEntry(root, _CONFIG_FILE);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
     const path = join(root, _CONFIG_FILE);
-    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && resolvesInside(root, path) && _isSmallFile(path))) {
+    if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && linkState(root, path) === "inside" && _isSmallFile(path))) {
       return DEFAULT_THRESHOLD_DAYS;
     }
     const text = Deno.readTextFileSync(path);

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { MAX_YAML_BYTES } from "./load_yaml.ts";
-import { resolvesInside } from "./resolves_inside.ts";
+import { LEADS_OUTSIDE, linkState } from "./link_state.ts";
 
 /** File name of the committed config in the root. */
 export const CONFIG_FILE_NAME = ".dochygiene.yml";
@@ -92,16 +92,9 @@ export async function loadConfig(root: string): Promise<Config> {
   let text: string;
   try {
     // A symlink is followed only where it stays inside the project (a dangling one is no config).
-    if ((await Deno.lstat(path)).isSymlink) {
-      const inside = resolvesInside(root, path);
-      if (inside === undefined) return defaultConfig();
-      if (!inside) {
-        throw invalidConfig(
-          "is a symlink that leads outside the project, and dochygiene reads nothing there; " +
-            "replace the link with the file",
-        );
-      }
-    }
+    const link = linkState(root, path);
+    if (link === "dangling") return defaultConfig();
+    if (link === "outside") throw invalidConfig(LEADS_OUTSIDE);
     const info = await Deno.stat(path);
     if (!info.isFile) throw invalidConfig(`is not a regular file; remove it or make it one`);
     if (info.size > MAX_YAML_BYTES) {

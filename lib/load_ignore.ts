@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
-import { resolvesInside } from "./resolves_inside.ts";
+import { LEADS_OUTSIDE, linkState } from "./link_state.ts";
 
 /** File name of the ignore file in the root. */
 export const IGNORE_FILE_NAME = ".dochygiene-ignore";
@@ -39,16 +39,9 @@ export async function loadIgnore(root: string): Promise<(path: string) => boolea
   let info: Deno.FileInfo;
   try {
     // A symlink is followed only where it stays inside the project (a dangling one is no file).
-    if ((await Deno.lstat(path)).isSymlink) {
-      const inside = resolvesInside(root, path);
-      if (inside === undefined) return () => false;
-      if (!inside) {
-        throw _invalid(
-          "is a symlink that leads outside the project, and dochygiene reads nothing there; " +
-            "replace the link with the file",
-        );
-      }
-    }
+    const link = linkState(root, path);
+    if (link === "dangling") return () => false;
+    if (link === "outside") throw _invalid(LEADS_OUTSIDE);
     info = await Deno.stat(path);
   } catch (err) {
     if (err instanceof DochygieneError) throw err;

@@ -7,7 +7,7 @@
 
 import { findEntry } from "./find_entry.ts";
 import { join } from "./path.ts";
-import { resolvesInside } from "./resolves_inside.ts";
+import { linkState } from "./link_state.ts";
 
 /** The threshold when the config does not set one (DESIGN.md's default). */
 export const DEFAULT_THRESHOLD_DAYS = 7;
@@ -61,7 +61,7 @@ export async function readThreshold(root: string): Promise<number> {
     if (
       entry.isFile
         ? entry.size > _MAX_BYTES
-        : !(entry.isSymlink && resolvesInside(root, path) && _isSmallFile(path))
+        : !(entry.isSymlink && linkState(root, path) === "inside" && _isSmallFile(path))
     ) {
       return DEFAULT_THRESHOLD_DAYS;
     }
