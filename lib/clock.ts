@@ -22,6 +22,12 @@ export interface Clock {
 export const CLOCK_SLACK_MS: number = 5 * 60 * 1000;
 
 /**
+ * 9999-12-31T23:59:59.999Z: the last instant an ISO-8601 time with a
+ * four-digit year shows (git accepts commit dates beyond it).
+ */
+export const LAST_ISO_MS: number = 253_402_300_799_999;
+
+/**
  * The process clock. It reads `Date.now()` at each call, so fake timers that
  * replace `Date` drive it too.
  *

@@ -9,7 +9,7 @@
  */
 
 import { byCodePoint } from "./by_code_point.ts";
-import { CLOCK_SLACK_MS } from "./clock.ts";
+import { CLOCK_SLACK_MS, LAST_ISO_MS } from "./clock.ts";
 import { type ExistingPaths, servedByPath } from "./governing_rule.ts";
 import type { Lifetime, Rule } from "./load_config.ts";
 
@@ -416,7 +416,7 @@ function _ageText(ms: number, limit: number): string {
 
 /** A time for a reason: ISO-8601, or past its last four-digit year (git accepts such dates). */
 function _shownTime(ms: number): string {
-  return ms > _LAST_ISO_MS ? "after 9999-12-31T23:59:59.999Z" : new Date(ms).toISOString();
+  return ms > LAST_ISO_MS
+    ? `after ${new Date(LAST_ISO_MS).toISOString()}`
+    : new Date(ms).toISOString();
 }
-
-const _LAST_ISO_MS = 253_402_300_799_999;

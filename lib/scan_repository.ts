@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
-import type { Clock } from "./clock.ts";
+import { type Clock, LAST_ISO_MS } from "./clock.ts";
 import { type CandidateListing, listCandidates } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
@@ -190,18 +190,15 @@ async function _scan(
 function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | undefined {
   if (git === undefined) return undefined;
   let late = 0;
-  for (const seconds of git.ages.values()) if (seconds > _LAST_ISO_SECOND) late++;
+  for (const seconds of git.ages.values()) if (seconds * 1000 > LAST_ISO_MS) late++;
   if (late === 0) return git;
   warnings.push(
     `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
       `${late === 1 ? "its age falls" : "their ages fall"} back to the mtime (fix the commit date)`,
   );
-  const ages = new Map([...git.ages].filter(([, seconds]) => seconds <= _LAST_ISO_SECOND));
+  const ages = new Map([...git.ages].filter(([, seconds]) => seconds * 1000 <= LAST_ISO_MS));
   return { ...git, ages };
 }
-
-/** 9999-12-31T23:59:59Z: the last second an ISO-8601 time of four-digit years can show. */
-const _LAST_ISO_SECOND = 253_402_300_799;
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */
 function _indexBytes(root: string): number {
