@@ -212,7 +212,8 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
             warnings.push(result);
             if (dir !== "") opaque.push(dir);
           } else {
-            const undecodable = _undecodable(root, dir, result);
+            const entries = _decodable(root, dir, result);
+            const undecodable = result.length - entries.length;
             if (undecodable > 0) {
               warnings.push(
                 `${undecodable} name${undecodable === 1 ? "" : "s"} in ${dir || "."}/ ` +
@@ -221,8 +222,7 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
                   `${undecodable === 1 ? "it" : "them"}`,
               );
             }
-            for (const entry of result) {
-              if (entry.name === "") continue; // taken out by _undecodable
+            for (const entry of entries) {
               const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
               if (entry.isDirectory) {
                 if (skip.has(entry.name)) opaque.push(rel);
@@ -248,24 +248,20 @@ async function _walk(root: string, options: ListOptions): Promise<CandidateListi
 }
 
 /**
- * Deno shows a name's bytes that are not UTF-8 as U+FFFD, and such a name
- * cannot be opened: entries with a U+FFFD that is not really in their name
- * (nothing of their kind is found by that name, or an earlier entry has it)
- * get the name `""`. Returns how many.
+ * The entries whose names can be opened. Deno shows a name's bytes that are
+ * not UTF-8 as U+FFFD, and such a name cannot be opened: an entry with a
+ * U+FFFD that is not really in its name (nothing of its kind is found by that
+ * name, or an earlier entry has it) is left out.
  */
-function _undecodable(root: string, dir: string, entries: Deno.DirEntry[]): number {
-  let count = 0;
+function _decodable(root: string, dir: string, entries: Deno.DirEntry[]): Deno.DirEntry[] {
   const seen = new Set<string>();
-  for (const entry of entries) {
-    if (!entry.name.includes("\uFFFD")) continue;
+  return entries.filter((entry) => {
+    if (!entry.name.includes("\uFFFD")) return true;
     const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
-    if (!seen.has(entry.name) && _sameKind(join(root, rel), entry)) seen.add(entry.name);
-    else {
-      entry.name = "";
-      count++;
-    }
-  }
-  return count;
+    if (seen.has(entry.name) || !_sameKind(join(root, rel), entry)) return false;
+    seen.add(entry.name);
+    return true;
+  });
 }
 
 /** Whether `full` is there and of the entry's kind (file, directory, symlink). */

@@ -224,8 +224,9 @@ export async function readDocs(
  * the same indexes less `offset`, and attaches each text doc's analysis or,
  * given a `summarizer`, its summary instead (links checked; the text and
  * analysis are not kept); a doc left out gets why instead ("" when
- * silently: so is a path `regular` says is not there). The batch is read first, then analysed (~10 % faster than doc by
- * doc: the reads and the analysis each keep their code and data warm). Docs
+ * silently: so is a path `regular` says is not there). The batch is read
+ * first, then analysed (~10 % faster than doc by doc: the reads and the
+ * analysis each keep their code and data warm). Docs
  * whose frontmatter needs the full YAML parser before it is loaded are left
  * in the first pass; the thread then loads the parser (once)
  * and analyses them.
