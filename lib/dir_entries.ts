@@ -67,7 +67,7 @@ export function dirEntries(root: string): (path: string) => DirEntryKind {
           ? _kindOf(`${root}/${sub}`)
           : parent.get(dir.slice(start, end));
         if (kind === _LINK) return linked;
-        // Not a directory, or not listed: missing (unless unknown, beneath an unreadable one).
+        // Not a directory, or not there: missing (unknown when its lstat fails otherwise).
         if (kind !== _DIR && (kind !== undefined || parent !== undefined)) return none;
         names = kind === _DIR ? _read(root, sub, none) : undefined;
         dirs.set(sub, names);
@@ -84,13 +84,14 @@ export function dirEntries(root: string): (path: string) => DirEntryKind {
     if (names === undefined) {
       // Its directory cannot be listed but may be passable (`--x`): the path is looked at itself
       // (every directory on the way is known to be a real one).
-      try {
-        return Deno.lstatSync(`${root}/${path}`).isFile ? "file" : "other";
-      } catch (err) {
-        return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory
-          ? "missing"
-          : "unknown";
-      }
+      const kind = _kindOf(`${root}/${path}`);
+      return kind === undefined
+        ? "unknown"
+        : kind === null
+        ? "missing"
+        : kind === _FILE
+        ? "file"
+        : "other";
     }
     if (names === linked) return "linked";
     const kind = names.get(slash < 0 ? path : path.slice(slash + 1));
@@ -119,13 +120,15 @@ function _read(
   }
 }
 
-/** What `full` is, by its own lstat (`undefined` when that fails). */
-function _kindOf(full: string): _Kind | undefined {
+/** What `full` is, by its own lstat: `null` when it is not there, `undefined` when it cannot be looked at. */
+function _kindOf(full: string): _Kind | null | undefined {
   try {
     const info = Deno.lstatSync(full);
     return info.isDirectory ? _DIR : info.isSymlink ? _LINK : info.isFile ? _FILE : _OTHER;
-  } catch {
-    return undefined;
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory
+      ? null
+      : undefined;
   }
 }
 
