@@ -6,6 +6,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 
 /** Options of {@linkcode runGit}. */
@@ -37,7 +38,11 @@ export interface GitResult {
 }
 
 /**
- * Runs `git --literal-pathspecs -c core.quotepath=off [-c KEY=VALUE…] <args>` in `cwd`.
+ * Runs `git --literal-pathspecs -c core.quotepath=off [-c KEY=VALUE…] <args>` in `cwd`, on the
+ * repository at `cwd` and no other: the environment's repository-selecting variables
+ * (`GIT_DIR`, `GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY`, … — set by git hooks, or exported to
+ * manage dotfiles) are dropped, git may not look for a repository above `cwd`, and it takes no
+ * optional lock (a read never rewrites the index under the user's own git).
  *
  * @throws {DochygieneError} `GIT_MISSING` when git is not installed, `GIT_FAILED` for an exit
  * code not in `okCodes`, quoting git's first `fatal:`/`error:` line (else its last line).
@@ -56,6 +61,7 @@ export async function runGit(
   args: string[],
   options: GitOptions = {},
 ): Promise<GitResult> {
+  const inherited = _inheritedEnv();
   const command = new Deno.Command("git", {
     args: [
       ...(options.literalPathspecs === false ? [] : ["--literal-pathspecs"]),
@@ -67,7 +73,16 @@ export async function runGit(
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", ...options.env },
+    clearEnv: inherited !== undefined,
+    env: {
+      ...inherited,
+      GIT_CEILING_DIRECTORIES: dirname(cwd),
+      GIT_OPTIONAL_LOCKS: "0",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_PAGER: "cat",
+      LC_ALL: "C",
+      ...options.env,
+    },
   });
   let child: Deno.ChildProcess;
   try {
@@ -102,6 +117,50 @@ export async function runGit(
 }
 
 /**
+ * Variables that make git use another repository, index, object store or history than the
+ * one at `cwd` (`git rev-parse --local-env-vars`, less the configuration ones, which the user
+ * may set on purpose, e.g. `safe.directory`), and the pathspec switches that conflict with
+ * `--literal-pathspecs`.
+ */
+const _REPOSITORY_ENV = new Set([
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_IMPLICIT_WORK_TREE",
+  "GIT_GRAFT_FILE",
+  "GIT_INDEX_FILE",
+  "GIT_NO_REPLACE_OBJECTS",
+  "GIT_REPLACE_REF_BASE",
+  "GIT_PREFIX",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+  "GIT_GLOB_PATHSPECS",
+  "GIT_NOGLOB_PATHSPECS",
+  "GIT_ICASE_PATHSPECS",
+  "GIT_LITERAL_PATHSPECS",
+]);
+
+/**
+ * The environment less {@linkcode _REPOSITORY_ENV}. Without permission to read the environment
+ * (a library caller), git inherits it whole, as `Deno.Command` passes it on unread.
+ */
+function _inheritedEnv(): Record<string, string> | undefined {
+  let env: Record<string, string>;
+  try {
+    env = Deno.env.toObject();
+  } catch {
+    return undefined;
+  }
+  for (const name of Object.keys(env)) if (_REPOSITORY_ENV.has(name)) delete env[name];
+  return env;
+}
+
+/**
  * The line of git's stderr that says why it failed: the first `fatal:` or
  * `error:` line (the cause; hints and follow-up errors come after it, e.g.
  * `error: gpg failed to sign the data` before `fatal: failed to write commit
@@ -111,8 +170,14 @@ function _gitReason(stderr: string): string | undefined {
   const lines = stderr.split("\n").map((l) => l.trim()).filter(Boolean);
   const reason = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines.at(-1);
   // A repository another user owns: git's own fix is on a later line.
-  const fix = reason?.includes("dubious ownership")
-    ? lines.find((l) => l.startsWith("git config --global --add safe.directory"))
-    : undefined;
-  return fix === undefined ? reason : `${reason}; if you trust it: ${fix}`;
+  if (reason?.includes("dubious ownership")) {
+    const fix = lines.find((l) => l.startsWith("git config --global --add safe.directory"));
+    if (fix !== undefined) return `${reason}; if you trust it: ${fix}`;
+  }
+  // The root holds a `.git` that git cannot use (an empty directory, a broken `gitdir:` file).
+  if (reason?.startsWith("fatal: not a git repository")) {
+    return `${reason}; the project root's .git is not a repository git can use: repair it or ` +
+      "remove it";
+  }
+  return reason;
 }

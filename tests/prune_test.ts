@@ -909,3 +909,31 @@ Deno.test("prune: names with terminal escapes or bidi controls are quoted and es
   assert.ok(!["\x1b", "\u202e"].some((c) => run.stdout.includes(c)), run.stdout);
   assert.ok(await Deno.lstat(join(root, evil, "a.md")));
 });
+
+Deno.test("prune --yes with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE exported for another repository deletes and commits in this one only", async () => {
+  await using repo = await agentRepo();
+  await using other = await tempRepo();
+  await commitFiles(other.path, { "x.md": "# X\n" }, OLD);
+  const before = await snapshot(other.path);
+  const run = await prune(repo.path, ["--yes"], {
+    GIT_DIR: join(other.path, ".git"),
+    GIT_WORK_TREE: other.path,
+    GIT_INDEX_FILE: join(other.path, ".git", "index"),
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.applied.length, 3);
+  assert.equal(result.commit, (await git(repo.path, ["rev-parse", "HEAD"])).trim());
+  assert.deepEqual(await snapshot(other.path), before);
+});
+
+Deno.test("prune: a dry run leaves .git/index untouched (git takes no optional lock to refresh it)", async () => {
+  await using repo = await agentRepo();
+  const index = join(repo.path, ".git", "index");
+  // A file whose stat no longer matches the index: a plain `git status` would rewrite it.
+  await Deno.utime(join(repo.path, "README.md"), new Date(), new Date("2026-01-01T00:00:00Z"));
+  const before = await Deno.readFile(index);
+  const run = await prune(repo.path, []);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(await Deno.readFile(index), before);
+});

@@ -646,3 +646,43 @@ Deno.test("an unknown flag is exit 2", async () => {
   assert.equal(run.code, 2);
   assert.match(run.stderr, /^dochygiene scan: .*bogus.*; see --help\n$/);
 });
+
+Deno.test("scan ignores GIT_DIR, GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY inherited from the environment: the facts are this repository's", async () => {
+  await using here = await tempRepo();
+  await using other = await tempRepo();
+  await commitFiles(here.path, { "a.md": "# A\n" }, OLD_DAY);
+  await commitFiles(other.path, { "b.md": "# B\n" }, "2026-11-20T00:00:00Z");
+  const head = (await git(here.path, ["rev-parse", "HEAD"])).trim();
+  for (
+    const env of [
+      { GIT_DIR: join(other.path, ".git"), GIT_WORK_TREE: other.path },
+      { GIT_INDEX_FILE: join(other.path, ".git", "index") },
+      { GIT_OBJECT_DIRECTORY: join(other.path, ".git", "objects") },
+    ] as Record<string, string>[]
+  ) {
+    const run = await scan(here.path, ["--no-write"], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "", Object.keys(env).join());
+    const artifact: ScanArtifact = JSON.parse(run.stdout);
+    assert.equal(artifact.git?.head, head);
+    assert.deepEqual(artifact.shortlist, ["a.md"]);
+    assert.deepEqual(of(artifact, "a.md", "age"), [
+      { kind: "age", days: 60, last_commit: "2026-10-01T00:00:00.000Z", source: "git" },
+    ]);
+  }
+});
+
+Deno.test("scan: a .git that git cannot use, inside another repository, is GIT_FAILED naming the fix; the outer repository is not read", async () => {
+  await using outer = await tempRepo();
+  await commitFiles(outer.path, { "sub/s.md": "# S\n" }, OLD_DAY);
+  await Deno.mkdir(join(outer.path, "sub", ".git"));
+  const run = await scan(join(outer.path, "sub"), ["--no-write"]);
+  assert.equal(run.code, 1);
+  const error = JSON.parse(run.stdout).error;
+  assert.equal(error.code, "GIT_FAILED");
+  assert.match(
+    error.message,
+    /not a git repository.*\.git is not a repository git can use: repair it or remove it$/,
+  );
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+});
