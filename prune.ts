@@ -49,7 +49,7 @@ options:
   --format json|text  json: the plan/result JSON; text: a table (default: json when
                       stdout is not a terminal)
   -h, --help          print this help
-  --version           print the version
+  -V, --version       print the version
 
 exit codes: 0 success, 1 could not do the job (git failed or busy, lock held, no
 permission, a failed deletion was restored), 2 usage or input error (unknown flag,

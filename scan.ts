@@ -42,7 +42,7 @@ options:
   --format json|text  json: the artifact; text: a summary (default: json when stdout is
                       not a terminal)
   -h, --help          print this help
-  --version           print the version
+  -V, --version       print the version
 
 exit codes: 0 success, 1 could not do the job (git failed, no write permission),
 2 usage or input error (unknown flag, invalid .dochygiene.yml or .dochygiene-ignore)

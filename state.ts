@@ -48,7 +48,7 @@ options:
   --root DIR          start directory for root resolution (default: the current directory)
   --format json|text  output format (default: json when stdout is not a terminal)
   -h, --help          print this help
-  --version           print the version
+  -V, --version       print the version
 
 exit codes: 0 success, 1 could not do the job (or doctor found problems), 2 usage or input error
 `;

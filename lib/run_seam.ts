@@ -71,7 +71,7 @@ const _COMMON: NonNullable<ParseArgsConfig["options"]> = {
   root: { type: "string" },
   format: { type: "string" },
   help: { type: "boolean", short: "h" },
-  version: { type: "boolean" },
+  version: { type: "boolean", short: "V" },
 };
 
 /**
@@ -101,6 +101,15 @@ export async function runSeam(
   io: { write: (stream: "stdout" | "stderr", text: string) => void } = { write: _write },
 ): Promise<number> {
   let format: Format = _guessFormat(args);
+  // A write that fails (a full disk, a closed stream) is returned, never thrown: the exit code
+  // stays the job's, and a failure's message still reaches whichever stream works.
+  const put = (stream: "stdout" | "stderr", text: string): unknown => {
+    try {
+      io.write(stream, text);
+    } catch (err) {
+      return err;
+    }
+  };
   try {
     let parsed;
     try {
@@ -147,7 +156,7 @@ export async function runSeam(
       color: format === "text" && Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
     };
     const result = await main(ctx);
-    io.write(
+    const unprinted = put(
       "stdout",
       format === "json"
         ? result.jsonText !== undefined
@@ -156,14 +165,21 @@ export async function runSeam(
         : result.text.trimEnd() + "\n",
     );
     for (const line of [result.stderr ?? []].flat()) {
-      if (line) io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(line)}\n`);
+      if (line) put("stderr", `dochygiene ${spec.name}: ${_oneLine(line)}\n`);
     }
-    return result.exitCode ?? 0;
+    if (unprinted === undefined) return result.exitCode ?? 0;
+    // The job is done (files written), but its output is lost: the caller must know.
+    const failure = toFailure(unprinted);
+    put(
+      "stderr",
+      `dochygiene ${spec.name}: the output could not be printed: ${_oneLine(failure.message)}\n`,
+    );
+    return Math.max(result.exitCode ?? 0, failure.exitCode);
   } catch (err) {
     const failure = toFailure(err);
-    io.write("stderr", `dochygiene ${spec.name}: ${_oneLine(failure.message)}\n`);
+    put("stderr", `dochygiene ${spec.name}: ${_oneLine(failure.message)}\n`);
     if (format === "json") {
-      io.write(
+      put(
         "stdout",
         JSON.stringify({ ok: false, error: { code: failure.code, message: failure.message } }) +
           "\n",
@@ -268,6 +284,8 @@ function _usageProblem(err: unknown): string {
   const message = (err instanceof Error ? err.message : String(err)).split("\n")[0];
   const unknown = /^Unknown option '(.*?)'(?:\. To specify a positional argument|$)/.exec(message);
   if (unknown) return `unknown option ${unknown[1]}`;
+  const positional = /^Unexpected argument '(.*?)'/.exec(message);
+  if (positional) return `unexpected argument ${positional[1]}: this command takes options only`;
   // An option last, or before another option, with no value: "argument missing"/"is ambiguous".
   const value = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/
     .exec(message);

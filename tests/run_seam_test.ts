@@ -71,6 +71,84 @@ Deno.test("--help and --version print to stdout and exit 0 without running main"
     stdout: `dochygiene demo ${VERSION}\n`,
     stderr: "",
   });
+  assert.deepEqual(await run(["-V"], never), {
+    code: 0,
+    stdout: `dochygiene demo ${VERSION}\n`,
+    stderr: "",
+  });
+});
+
+Deno.test("a positional argument to a seam that takes none is a usage error in the house style", async () => {
+  const r = await run(["foo", "--format", "json"]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    "dochygiene demo: unexpected argument foo: this command takes options only; see --help\n",
+  );
+});
+
+Deno.test("output that cannot be written: one stderr line, the job's exit code kept or raised, never a throw", async () => {
+  const full = (stream: "stdout" | "stderr") => (s: "stdout" | "stderr", t: string) => {
+    if (s === stream) {
+      throw Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+    }
+    out[s] += t;
+  };
+  let out = { stdout: "", stderr: "" };
+  // Success, stdout full: exit 1, the reason on stderr.
+  let code = await runSeam(
+    SPEC,
+    ["--format", "json"],
+    () => Promise.resolve({ json: { ok: true }, text: "fine" }),
+    { write: full("stdout") },
+  );
+  assert.equal(code, 1);
+  assert.equal(
+    out.stderr,
+    "dochygiene demo: the output could not be printed: No space left on device (os error 28): " +
+      "the disk is full; free some space and run again\n",
+  );
+  // A usage error, stdout full: still exit 2, its line on stderr.
+  out = { stdout: "", stderr: "" };
+  code = await runSeam(
+    SPEC,
+    ["--bogus", "--format", "json"],
+    () => Promise.resolve({ json: {}, text: "" }),
+    { write: full("stdout") },
+  );
+  assert.equal(code, 2);
+  assert.equal(out.stderr, "dochygiene demo: unknown option --bogus; see --help\n");
+  // Success with warnings, stderr full: the job's own exit code.
+  out = { stdout: "", stderr: "" };
+  code = await runSeam(
+    SPEC,
+    ["--format", "json"],
+    () => Promise.resolve({ json: { ok: true }, text: "fine", stderr: ["warning: x"] }),
+    {
+      write: full("stderr"),
+    },
+  );
+  assert.equal(code, 0);
+  assert.equal(out.stdout, '{\n  "ok": true\n}\n');
+});
+
+Deno.test("scan.ts with stdout on a full device: scan.json written, one line on stderr, exit 1, no stack trace", async () => {
+  await using repo = await tempRepo();
+  await Deno.writeTextFile(join(repo.path, "a.md"), "# A\n");
+  const run = await runCommand("sh", [
+    "-c",
+    `exec "$0" run --quiet --config="$1" ${
+      PERMISSION_FLAGS.scan.join(" ")
+    } "$2" --format json >/dev/full`,
+    DENO,
+    join(PACKAGE_DIR, "deno.json"),
+    join(PACKAGE_DIR, "scan.ts"),
+  ], { cwd: repo.path });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /^dochygiene scan: the output could not be printed: .*\n$/);
+  assert.ok(
+    JSON.parse(await Deno.readTextFile(join(repo.path, ".dochygiene/scan.json"))).shortlist,
+  );
 });
 
 Deno.test("an unknown flag is a usage error: exit 2, one stderr line, JSON error on stdout", async () => {
