@@ -524,7 +524,8 @@ prints nothing. Always exits 0 with empty stderr.
 Options:
   --root DIR        start directory for root resolution (default: payload cwd, else .)
   --format F        json (default when stdout is not a terminal) or text
-  --help, --version
+  -h, --help        print this help
+  -V, --version     print the version
 
 Silenced by CI (any value but "", 0, false) and DOCHYGIENE_DISABLE=1.
 DOCHYGIENE_NOW=<ISO> pins the clock.
