@@ -156,6 +156,7 @@ export {
   SAFETY_TIERS,
   type SafetyTier,
   validateReport,
+  type ValidateReportOptions,
 } from "./lib/validate_report.ts";
 export { renderReport } from "./lib/render_report.ts";
 export {

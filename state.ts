@@ -167,7 +167,7 @@ async function _markChecked(ctx: SeamContext): Promise<SeamResult> {
 
 async function _report(ctx: SeamContext): Promise<SeamResult> {
   const file = ctx.values.file as string | undefined;
-  const report = parseReport(await _readReportText(file));
+  const report = parseReport(await _readReportText(file), { now: ctx.clock.now() });
   const stateDir = await _writableStateDir(ctx.root);
   // A state file that cannot be read (a directory, no permission) fails here, before the
   // previous pair is rolled over: the pair and its last_check go together.

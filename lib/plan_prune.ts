@@ -336,6 +336,13 @@ function _served(
     return keep(unit, `served_when not met: the report says ${judgment.op_type}`);
   }
   const judgedMs = judgment.judged_at === undefined ? NaN : Date.parse(judgment.judged_at);
+  if (judgedMs > input.now.getTime()) {
+    // Whether it changed after the judgment cannot be told: never delete on it.
+    return keep(
+      unit,
+      `served_when: the report is dated after now (${judgment.judged_at}); run the check again`,
+    );
+  }
   // Its last commit, or a newer uncommitted change.
   const changedMs = Math.max(unit.age_ms ?? -Infinity, unit.changed_ms ?? -Infinity);
   if (judgedMs < changedMs) {

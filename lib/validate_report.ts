@@ -104,7 +104,7 @@ const _SIGNAL_LEVEL = 4;
  * assert.throws(() => parseReport("{"), /not valid JSON/);
  * ```
  */
-export function parseReport(text: string): Report {
+export function parseReport(text: string, options: ValidateReportOptions = {}): Report {
   if (text.length > MAX_REPORT_BYTES) {
     throw _invalid(`is larger than ${MAX_REPORT_BYTES} bytes; split or shorten it`);
   }
@@ -115,7 +115,17 @@ export function parseReport(text: string): Report {
   } catch (err) {
     throw _invalid(`is not valid JSON (${err instanceof Error ? err.message : err})`);
   }
-  return validateReport(value);
+  return validateReport(value, options);
+}
+
+/** Options of {@linkcode validateReport} and {@linkcode parseReport}. */
+export interface ValidateReportOptions {
+  /**
+   * The time the report is stored at: `generated_at` and `scan_generated_at` may not be later
+   * (a report dated in the future would make prune take a unit changed after the check for
+   * one the check judged).
+   */
+  now?: Date;
 }
 
 /**
@@ -143,12 +153,24 @@ export function parseReport(text: string): Report {
  * );
  * ```
  */
-export function validateReport(value: unknown): Report {
+export function validateReport(value: unknown, options: ValidateReportOptions = {}): Report {
   if (!_isRecord(value)) throw _invalid("must be a JSON object with schema_version 1");
   _noUnknownKeys(value, _TOP_KEYS, "");
   if (value.schema_version !== 1) throw _at("schema_version", "must be 1");
   const generatedAt = _iso(value.generated_at, "generated_at");
   const scanGeneratedAt = _iso(value.scan_generated_at, "scan_generated_at");
+  if (options.now !== undefined) {
+    for (
+      const [key, at] of [["generated_at", generatedAt], ["scan_generated_at", scanGeneratedAt]]
+    ) {
+      if (Date.parse(at) <= options.now.getTime()) continue;
+      throw _at(
+        key,
+        `${at} is later than now (${options.now.toISOString()}); give the time the report was ` +
+          "made (date -u +%Y-%m-%dT%H:%M:%SZ)",
+      );
+    }
+  }
   if (!Array.isArray(value.entries)) throw _at("entries", "must be a list (may be empty)");
   const seen = new Map<string, number>();
   const entries = value.entries.map((raw, i) => {

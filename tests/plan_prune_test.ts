@@ -326,6 +326,21 @@ Deno.test("served_when: a judgment made before the unit's last change is stale a
   assert.match(p.kept[0].reason, /changed after the report judged it .* run the check again/);
 });
 
+Deno.test("served_when: a report dated after now is not used (a later change could not be told)", () => {
+  const judgments = new Map<string, Judgment>([
+    ["docs/specs/a.md", {
+      op_type: "delete",
+      judged_at: new Date(NOW.getTime() + DAY).toISOString(),
+    }],
+  ]);
+  const p = plan([unit("docs/specs/a.md", SPECS, 10)], { judgments });
+  assert.deepEqual(p.candidates, []);
+  assert.match(
+    p.kept[0].reason,
+    /^served_when: the report is dated after now \(.*\); run the check again$/,
+  );
+});
+
 Deno.test("temporary: the reason shows fractional days when whole days would read as not past the limit", () => {
   const p = plan([...runs([1, 1, 1]), unit("autoresearch/run-4/", TEMP, 3.5)]);
   assert.equal(p.candidates[0].reason, "rank 4 of 4, 3.5 days old > 3");

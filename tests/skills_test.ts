@@ -99,21 +99,32 @@ Deno.test("every command of the check and clean skills runs verbatim against a r
   };
   // Claude's Bash tool may start anywhere in the project.
   const cwd = join(root, "docs");
-  const reportFile = join(tmp.path, "dochygiene-report.json");
+  let reportFile = "";
+  let scan: Parameters<typeof sampleReport>[0] | undefined;
 
   // /dochygiene:check
   const check = await readSkill("check");
   let doctorRuns = 0;
   for (const block of check.blocks) {
     const seam = seamOf(block);
-    const run = await bash(fill(block, {}), cwd, env);
+    const run = await bash(fill(block, { "report file": reportFile }), cwd, env);
     const where = `check: ${block}\n${run.stderr}${run.stdout.slice(0, 500)}`;
-    if (seam === "scan") {
+    if (block.startsWith("date -u ")) {
+      // The report's time and a file of its own, in TMPDIR.
       assert.equal(run.code, 0, where);
-      const scan = JSON.parse(run.stdout);
-      assert.ok(scan.shortlist.includes("docs/architecture.md"), where);
-      // What Claude writes with the Write tool between the two commands.
-      await Deno.writeTextFile(reportFile, JSON.stringify(await sampleReport(scan, new Date(NOW))));
+      const [time, file] = run.stdout.trim().split("\n");
+      assert.ok(Date.parse(time) <= Date.now() && time.endsWith("Z"), where);
+      assert.ok(file.startsWith(join(tmp.path, "dochygiene-report-")), where);
+      reportFile = file;
+      // What Claude writes there with the Write tool (dated by the pinned clock here).
+      await Deno.writeTextFile(
+        reportFile,
+        JSON.stringify(await sampleReport(scan!, new Date(NOW))),
+      );
+    } else if (seam === "scan") {
+      assert.equal(run.code, 0, where);
+      scan = JSON.parse(run.stdout);
+      assert.ok(scan!.shortlist.includes("docs/architecture.md"), where);
     } else if (seam === "state" && block.includes(" report ")) {
       assert.equal(run.code, 0, where);
       assert.equal(JSON.parse(run.stdout).ok, true, where);

@@ -117,9 +117,29 @@ Deno.test("report (stdin) writes the pair, sets last_check and prints the paths"
   assert.equal(ok(await state(["show"], repo.path)).state.last_check, NOW);
 });
 
+Deno.test("report refuses a report dated after now (exit 2): prune would take a later change for a judged one", async () => {
+  await using repo = await tempRepo();
+  for (const key of ["generated_at", "scan_generated_at"]) {
+    const future = JSON.stringify({ ...JSON.parse(VALID), [key]: "2030-01-01T00:00:00Z" });
+    fails(
+      await state(["report"], repo.path, { stdin: future }),
+      2,
+      "INVALID_REPORT",
+      new RegExp(
+        `: invalid report: ${key}: 2030-01-01T00:00:00Z is later than now \\(${
+          NOW.replaceAll(".", "\\.")
+        }\\); give the time the report was made`,
+      ),
+    );
+  }
+  assert.deepEqual(await entryNames(repo.path), [".git"]);
+});
+
 Deno.test("report --file, three times: rollover leaves exactly one pair, the newest", async () => {
   await using repo = await tempRepo();
-  await writeFiles(repo.path, { "r.json": VALID });
+  // Made before the first of the three runs: a report may not be dated after now.
+  const made = { generated_at: "2026-10-31T00:00:00Z", scan_generated_at: "2026-10-31T00:00:00Z" };
+  await writeFiles(repo.path, { "r.json": JSON.stringify({ ...JSON.parse(VALID), ...made }) });
   for (const now of ["2026-11-01T00:00:00Z", "2026-11-15T00:00:00Z", "2026-11-30T03:36:18Z"]) {
     ok(await state(["report", "--file", "r.json"], repo.path, { now }));
   }
