@@ -313,6 +313,9 @@ async function atomicWrite(path, data) {
       Deno.removeSync(tmp);
     } catch {
     }
+    if (err instanceof Deno.errors.IsADirectory) {
+      throw new DochygieneError("STATE_DIR_INVALID", `${path} is a directory, not a file; remove it and run again`);
+    }
     if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
     throw err;
   }

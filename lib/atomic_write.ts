@@ -4,6 +4,7 @@
  * @module
  */
 
+import { DochygieneError } from "./dochygiene_error.ts";
 import { basename, dirname, join } from "./path.ts";
 
 /**
@@ -18,7 +19,8 @@ let _writes = 0;
  * Replaces `path` with `data` atomically: write a temp file in the same
  * directory, fsync it, rename it over `path`, fsync the directory. A crash at
  * any instant leaves either the old or the new file; the temp file is removed
- * on failure. It never writes through a symlink: the temp file is created
+ * on failure (a directory at `path` is `STATE_DIR_INVALID`, left as it is). It never writes
+ * through a symlink: the temp file is created
  * exclusively and the rename replaces a link at `path` rather than its target.
  *
  * @example
@@ -53,6 +55,13 @@ export async function atomicWrite(path: string, data: string | Uint8Array): Prom
       Deno.removeSync(tmp);
     } catch {
       // The temp file was never created.
+    }
+    // A directory where the file belongs (made by hand, or by a tool gone wrong): never removed here.
+    if (err instanceof Deno.errors.IsADirectory) {
+      throw new DochygieneError(
+        "STATE_DIR_INVALID",
+        `${path} is a directory, not a file; remove it and run again`,
+      );
     }
     // The operating system's refusals do not always say where (a denied open does not).
     if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;

@@ -686,3 +686,18 @@ Deno.test("scan: a .git that git cannot use, inside another repository, is GIT_F
   );
   assert.equal(run.stderr.trim().split("\n").length, 1);
 });
+
+Deno.test("scan: a directory where scan.json belongs is STATE_DIR_INVALID naming it, left as it is, no temp file left", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "a.md": "# A\n", ".dochygiene/scan.json/keep": "mine" });
+  const run = await scan(repo.path);
+  assert.equal(run.code, 1);
+  const error = JSON.parse(run.stdout).error;
+  assert.equal(error.code, "STATE_DIR_INVALID");
+  assert.equal(
+    error.message,
+    `${repo.path}/.dochygiene/scan.json is a directory, not a file; remove it and run again`,
+  );
+  assert.deepEqual(await entryNames(join(repo.path, ".dochygiene")), ["scan.json"]);
+  assert.equal(await Deno.readTextFile(join(repo.path, ".dochygiene/scan.json/keep")), "mine");
+});
