@@ -145,7 +145,7 @@ export async function runSeam(
     if (values.root === "") {
       throw new DochygieneError("USAGE", "--root needs a value (--root DIR); see --help", 2);
     }
-    const start = typeof values.root === "string" ? values.root : Deno.cwd();
+    const start = typeof values.root === "string" ? values.root : _cwd();
     await _assertDirectory(start);
     const ctx: SeamContext = {
       values,
@@ -309,6 +309,22 @@ function _guessFormat(args: string[]): Format {
   return Deno.stdout.isTerminal() ? "text" : "json";
 }
 
+/** The working directory; one whose path is not UTF-8 is no root Deno can work in. */
+function _cwd(): string {
+  try {
+    return Deno.cwd();
+  } catch (err) {
+    const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    if (!/not valid UTF-8/.test(message)) throw err;
+    throw new DochygieneError(
+      "BAD_ROOT",
+      `the current directory cannot be used: ${message}, which Deno cannot open; rename it ` +
+        "(or move the project) to a UTF-8 path",
+      2,
+    );
+  }
+}
+
 async function _assertDirectory(path: string): Promise<void> {
   let isDirectory = false;
   try {
@@ -329,9 +345,13 @@ async function _assertDirectory(path: string): Promise<void> {
     }
   }
   if (isDirectory) return;
+  // Deno decodes arguments lossily: a name that is not UTF-8 arrives with U+FFFD and is not found.
   throw new DochygieneError(
     "BAD_ROOT",
-    `--root ${path} is not a directory; name an existing one`,
+    path.includes("\uFFFD")
+      ? `--root ${path} is not a directory Deno can open (a name in it may not be valid UTF-8: ` +
+        "rename it to UTF-8)"
+      : `--root ${path} is not a directory; name an existing one`,
     2,
   );
 }

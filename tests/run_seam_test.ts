@@ -446,3 +446,37 @@ Deno.test("toFailure: a read-only, full or refusing file system is ACCESS_DENIED
   }
   assert.equal(toFailure(Object.assign(new Error("x"), { code: "EBADF" })).code, "INTERNAL");
 });
+
+Deno.test("a project whose path is not UTF-8 is BAD_ROOT saying to rename it, started there or named with --root", async () => {
+  await using tmp = await tempDir();
+  const flags = PERMISSION_FLAGS.scan.join(" ");
+  const seam = `"$0" run --quiet --config="$1" ${flags} "$2" --format json --no-write`;
+  const run = (script: string) =>
+    runCommand("sh", [
+      "-c",
+      script,
+      DENO,
+      join(PACKAGE_DIR, "deno.json"),
+      join(PACKAGE_DIR, "scan.ts"),
+    ], {
+      cwd: tmp.path,
+    });
+  const inside = await run(
+    `mkdir "$(printf 'caf\\351')" && cd "$(printf 'caf\\351')" && exec ${seam}`,
+  );
+  assertSeamError(
+    "scan",
+    inside,
+    2,
+    "BAD_ROOT",
+    /is not valid UTF-8, which Deno cannot open; rename it/,
+  );
+  const named = await run(`exec ${seam} --root "$(printf 'caf\\351')"`);
+  assertSeamError(
+    "scan",
+    named,
+    2,
+    "BAD_ROOT",
+    /is not a directory Deno can open .*rename it to UTF-8/,
+  );
+});
