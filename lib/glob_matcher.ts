@@ -48,7 +48,7 @@ export async function loadGlobEngine(): Promise<void> {
  * ```
  */
 export function needsGlobEngine(globs: readonly string[], paths: Iterable<string>): boolean {
-  if (globs.some((g) => !_ANY_DEPTH_EXTENSION.test(_stripSlash(g)))) return true;
+  if (globs.some((g) => !_ANY_DEPTH_EXTENSION.test(_engineGlob(g)))) return true;
   for (const path of paths) if (_NOT_NORMAL.test(path)) return true;
   return false;
 }
@@ -60,8 +60,31 @@ function _engine(): _Picomatch {
   return _picomatch;
 }
 
-function _stripSlash(glob: string): string {
-  return glob.length > 1 && glob.endsWith("/") ? glob.slice(0, -1) : glob;
+/** `glob` as the engine takes it: no trailing `/`, and POSIX `[!…]` classes as `[^…]`. */
+function _engineGlob(glob: string): string {
+  const stripped = glob.length > 1 && glob.endsWith("/") ? glob.slice(0, -1) : glob;
+  return stripped.includes("[!") ? _posixNegatedClasses(stripped) : stripped;
+}
+
+/**
+ * `[!abc]` → `[^abc]` outside escapes: picomatch 4 reads `[!abc]` as a class of `!`, `a`, `b`
+ * and `c`, where gitignore, shells and every glob users know it from negate it.
+ */
+function _posixNegatedClasses(glob: string): string {
+  let out = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "\\") {
+      out += glob.slice(i, i + 2);
+      i++;
+    } else if (c === "[" && glob[i + 1] === "!") {
+      out += "[^";
+      i++;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 /**
@@ -82,11 +105,12 @@ function _stripSlash(glob: string): string {
  * assert.ok(isDoc("docs/a.md"));
  * assert.ok(!isDoc("x/docs/a.md"));
  * assert.ok(!isDoc("docs/sub/a.md"));
+ * assert.ok(globMatcher(["docs/[!_]*.md"])("docs/guide.md")); // POSIX negated class
  * ```
  */
 export function globMatcher(globs: readonly string[]): (path: string) => boolean {
   if (globs.length === 0) return () => false;
-  const stripped = globs.map(_stripSlash);
+  const stripped = globs.map(_engineGlob);
   // `**/*.md`-style globs (the default scope) are a suffix test on a normalised path: a scan asks
   // tens of thousands of times, and picomatch's regex costs ~1 µs a path.
   const suffixes = stripped.map((g) => _ANY_DEPTH_EXTENSION.exec(g)?.[1]);
@@ -121,6 +145,7 @@ const _NOT_NORMAL = /[\n\r\u2028\u2029]|(?:^|\/)\.{0,2}(?:\/|$)/;
  * assert.equal(globProblem("docs/**"), undefined);
  * assert.equal(globProblem("../x/*.md"), "must not contain '..' segments");
  * assert.equal(globProblem("/etc/*.md"), "must be relative to the project root, not absolute");
+ * assert.match(globProblem("!drafts/**") ?? "", /^must not start with '!'/);
  * ```
  */
 export function globProblem(glob: string): string | undefined {
@@ -133,8 +158,13 @@ export function globProblem(glob: string): string | undefined {
   if (segments.includes("..")) return "must not contain '..' segments";
   if (segments.includes(".")) return "must not contain '.' segments";
   if (segments.some((s) => s === "")) return "must not contain empty segments ('//')";
+  // picomatch would take `!x` for "everything but x": in scope_globs, every file of the project.
+  if (glob.startsWith("!") && !glob.startsWith("!(")) {
+    return "must not start with '!' (negation is not supported; leave paths out with " +
+      ".dochygiene-ignore)";
+  }
   try {
-    _engine().makeRe(glob);
+    _engine().makeRe(_engineGlob(glob));
   } catch (err) {
     return `is not a valid glob (${err instanceof Error ? err.message : err})`;
   }

@@ -97,9 +97,27 @@ Deno.test("globProblem names every unusable glob", () => {
     ["docs/../x.md", /'\.\.' segments/],
     ["./docs/*.md", /'\.' segments/],
     ["docs//a.md", /empty segments/],
+    [
+      "!**/*.md",
+      /^must not start with '!' \(negation is not supported; leave paths out with \.dochygiene-ignore\)$/,
+    ],
+    ["!drafts/**", /must not start with '!'/],
   ];
   for (const [glob, re] of cases) assert.match(globProblem(glob) ?? "ok", re, glob);
-  for (const ok of ["docs/**", "a/*/", "**/*.md", "x/{a,b}.md", "..foo/a.md"]) {
+  for (
+    const ok of ["docs/**", "a/*/", "**/*.md", "x/{a,b}.md", "..foo/a.md", "!(x)*.md", "[!_]*.md"]
+  ) {
     assert.equal(globProblem(ok), undefined, ok);
   }
+});
+
+Deno.test("[!…] classes negate, as in gitignore and shells (picomatch alone reads them as a class of '!'); [^…] too", () => {
+  const isDoc = globMatcher(["docs/[!_]*.md"]);
+  assert.ok(isDoc("docs/guide.md"));
+  assert.ok(!isDoc("docs/_draft.md"));
+  assert.ok(globMatcher(["[!x]*"])("README.md"));
+  assert.ok(globMatcher(["[^x]*"])("README.md"));
+  // An escaped `[` (a served_when_path's {name}) stays literal.
+  assert.ok(globMatcher(["runs/\\[!a]/"])("runs/[!a]"));
+  assert.ok(!globMatcher(["runs/\\[!a]/"])("runs/b"));
 });
