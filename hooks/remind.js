@@ -19,6 +19,8 @@ var DochygieneError = class extends Error {
 
 // lib/clock.ts
 var CLOCK_SLACK_MS = 5 * 60 * 1e3;
+var LAST_ISO_MS = 253402300799999;
+var _FIRST_ISO_MS = -621672192e5;
 var systemClock = {
   now: () => new Date(Date.now())
 };
@@ -31,8 +33,8 @@ function fixedClock(instant) {
 function clockFromEnv(value) {
   if (value === void 0 || value === "") return systemClock;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) {
-    throw new DochygieneError("BAD_CLOCK", `DOCHYGIENE_NOW=${JSON.stringify(value)} is not an ISO-8601 date; unset it or use e.g. 2026-11-30T03:36:18.000Z`, 2);
+  if (Number.isNaN(ms) || ms < _FIRST_ISO_MS || ms > LAST_ISO_MS) {
+    throw new DochygieneError("BAD_CLOCK", `DOCHYGIENE_NOW=${JSON.stringify(value)} is not an ISO-8601 date in the years 0000\u20139999; unset it or use e.g. 2026-11-30T03:36:18.000Z`, 2);
   }
   return fixedClock(new Date(ms));
 }

@@ -27,6 +27,9 @@ export const CLOCK_SLACK_MS: number = 5 * 60 * 1000;
  */
 export const LAST_ISO_MS: number = 253_402_300_799_999;
 
+/** 0000-01-01T00:00:00.000Z, the first instant ISO-8601 writes with four year digits. */
+const _FIRST_ISO_MS = -62_167_219_200_000;
+
 /**
  * The process clock. It reads `Date.now()` at each call, so fake timers that
  * replace `Date` drive it too.
@@ -77,12 +80,13 @@ export function fixedClock(instant: Date): Clock {
 export function clockFromEnv(value: string | undefined): Clock {
   if (value === undefined || value === "") return systemClock;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) {
+  // Outside the years 0000–9999 an instant has no ISO-8601 form for the artifacts to carry.
+  if (Number.isNaN(ms) || ms < _FIRST_ISO_MS || ms > LAST_ISO_MS) {
     throw new DochygieneError(
       "BAD_CLOCK",
       `DOCHYGIENE_NOW=${
         JSON.stringify(value)
-      } is not an ISO-8601 date; unset it or use e.g. 2026-11-30T03:36:18.000Z`,
+      } is not an ISO-8601 date in the years 0000–9999; unset it or use e.g. 2026-11-30T03:36:18.000Z`,
       2,
     );
   }

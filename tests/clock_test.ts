@@ -41,6 +41,31 @@ Deno.test("clockFromEnv rejects a non-date with BAD_CLOCK, exit 2, naming the va
   });
 });
 
+Deno.test("clockFromEnv rejects an instant outside the years 0000-9999 (no ISO-8601 form for the artifacts)", () => {
+  for (
+    const value of [
+      "+275760-09-13T00:00:00.000Z",
+      "+010000-01-01T00:00:00.000Z",
+      "-000001-12-31T00:00:00.000Z",
+    ]
+  ) {
+    assert.throws(() => clockFromEnv(value), (err) => {
+      assert.ok(err instanceof DochygieneError);
+      assert.equal(err.code, "BAD_CLOCK");
+      assert.match(err.message, /in the years 0000–9999/);
+      return true;
+    }, value);
+  }
+  assert.equal(
+    clockFromEnv("9999-12-31T23:59:59.999Z").now().toISOString(),
+    "9999-12-31T23:59:59.999Z",
+  );
+  assert.equal(
+    clockFromEnv("0000-01-01T00:00:00.000Z").now().toISOString(),
+    "0000-01-01T00:00:00.000Z",
+  );
+});
+
 Deno.test("localDay uses the process's local timezone (TZ honoured) in a subprocess", async () => {
   // TZ is read at process start, so run the conversion in a child per zone.
   const code = `import { localDay } from ${

@@ -148,7 +148,7 @@ Deno.test("an invalid report exits 2 naming the JSON path; the previous pair is 
   await using repo = await tempRepo();
   const first = await runSeam("state", ["report"], {
     cwd: repo.path,
-    env: { DOCHYGIENE_NOW: "2026-11-01T00:00:00.000Z" },
+    env: { DOCHYGIENE_NOW: "2026-11-30T04:00:00.000Z" },
     stdin: VALID,
   });
   assert.equal(first.code, 0, first.stderr);
