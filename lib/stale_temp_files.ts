@@ -7,13 +7,16 @@
 
 import { tempFileOf } from "./atomic_write.ts";
 
-/** A temp file this much older than its name's stamp is no live write's (each takes milliseconds). */
+/**
+ * A temp file this much older (or younger: the clock was set back) than its name's stamp is no
+ * live write's (each takes milliseconds).
+ */
 export const STALE_TEMP_MS = 60_000;
 
 /**
- * The names of the {@linkcode atomicWrite}-style temp files in `dir` older
- * than {@linkcode STALE_TEMP_MS} by their name's stamp (epoch milliseconds,
- * against `nowMs`), sorted; only those for `target` when given. A younger one
+ * The names of the {@linkcode atomicWrite}-style temp files in `dir` whose
+ * name's stamp (epoch milliseconds) is more than {@linkcode STALE_TEMP_MS}
+ * from `nowMs`, either way, sorted; only those for `target` when given. A younger one
  * may be a write in flight.
  *
  * @example
@@ -35,7 +38,8 @@ export function staleTempFiles(dir: string, nowMs: number, target?: string): str
   for (const entry of Deno.readDirSync(dir)) {
     const temp = tempFileOf(entry.name);
     if (temp === undefined || (target !== undefined && temp.target !== target)) continue;
-    if (nowMs - temp.stampMs > STALE_TEMP_MS) names.push(entry.name);
+    // Stamped over a minute ahead: by a clock since set back, not by a write in flight.
+    if (Math.abs(nowMs - temp.stampMs) > STALE_TEMP_MS) names.push(entry.name);
   }
   return names.sort();
 }

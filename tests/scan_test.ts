@@ -148,8 +148,10 @@ Deno.test("a scan removes the temp files of scans killed mid-write, not one that
   await Deno.mkdir(dir);
   const killed = ".scan.json.tmp-4242-1000-0";
   const fresh = `.scan.json.tmp-4243-${Date.now()}-0`;
+  // Left by a scan killed while the clock was ahead (set back since): no write in flight.
+  const ahead = `.scan.json.tmp-4244-${Date.now() + 3_600_000}-0`;
   const other = ".state.json.tmp-4242-1000-0";
-  for (const name of [killed, fresh, other]) await Deno.writeTextFile(join(dir, name), "{");
+  for (const name of [killed, fresh, ahead, other]) await Deno.writeTextFile(join(dir, name), "{");
   const run = await scan(repo.path);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(await entryNames(dir), [fresh, other, "scan.json"].sort());
