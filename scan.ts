@@ -112,9 +112,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   };
 }
 
-/** A one-line progress counter on stderr, only on a terminal and only for slow scans. */
+/** A one-line progress counter on stderr, only on a terminal (not `TERM=dumb`) and only for slow scans. */
 function _progress(): { update: (done: number, total: number) => void; end: () => void } {
-  if (!Deno.stderr.isTerminal()) return { update: () => {}, end: () => {} };
+  // A dumb terminal cannot clear the line it redraws.
+  if (!Deno.stderr.isTerminal() || Deno.env.get("TERM") === "dumb") {
+    return { update: () => {}, end: () => {} };
+  }
   const started = Date.now();
   let shown = false;
   let lastDraw = 0;

@@ -14,7 +14,7 @@ export interface RenderScanOptions {
   written: string | undefined;
   /** Problems that did not stop the scan. */
   warnings?: readonly string[];
-  /** ANSI colour (only on a terminal with `NO_COLOR` unset). */
+  /** ANSI colour (only on a terminal with `NO_COLOR` unset and `TERM` not `dumb`). */
   color?: boolean;
   /** Findings shown per kind (default 5). */
   perKind?: number;

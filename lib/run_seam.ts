@@ -30,7 +30,7 @@ export interface SeamContext {
   format: Format;
   /** The injected clock (`DOCHYGIENE_NOW` or the system clock). */
   clock: Clock;
-  /** Whether colour may be used (`text` on a terminal and `NO_COLOR` unset). */
+  /** Whether colour may be used (`text` on a terminal, `NO_COLOR` unset, `TERM` not `dumb`). */
   color: boolean;
 }
 
@@ -153,7 +153,8 @@ export async function runSeam(
       root: await findRoot(start),
       format,
       clock: clockFromEnv(Deno.env.get("DOCHYGIENE_NOW")),
-      color: format === "text" && Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+      color: format === "text" && Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR") &&
+        Deno.env.get("TERM") !== "dumb",
     };
     const result = await main(ctx);
     const unprinted = put(

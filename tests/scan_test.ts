@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   commitFiles,
+  DENO,
   entryNames,
   git,
   giveToUnprivileged,
   HOSTILE_NAMES,
   PACKAGE_DIR,
+  runCommand,
   runSeam,
   tempDir,
   tempRepo,
@@ -702,4 +704,27 @@ Deno.test("scan: a directory where scan.json belongs is STATE_DIR_INVALID naming
   );
   assert.deepEqual(await entryNames(join(repo.path, ".dochygiene")), ["scan.json"]);
   assert.equal(await Deno.readTextFile(join(repo.path, ".dochygiene/scan.json/keep")), "mine");
+});
+
+Deno.test("scan --format text on a terminal: colour, but none with TERM=dumb or NO_COLOR", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "# A\n\n[gone](gone.md)\n" }, OLD_DAY);
+  const command = [DENO, "run", "--quiet", `--config=${join(PACKAGE_DIR, "deno.json")}`]
+    .concat(PERMISSION_FLAGS.scan, join(PACKAGE_DIR, "scan.ts"), "--format", "text", "--no-write")
+    .map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
+  // script(1) gives the scan a terminal for stdout and stderr.
+  const onTerminal = (env: Record<string, string>) =>
+    runCommand("script", ["-qec", command, "/dev/null"], {
+      cwd: repo.path,
+      env: { DOCHYGIENE_NOW: NOW, CI: "", NO_COLOR: "", ...env },
+    });
+  const xterm = await onTerminal({ TERM: "xterm" });
+  assert.equal(xterm.code, 0, xterm.stdout);
+  assert.ok(xterm.stdout.includes("\x1b["), xterm.stdout);
+  for (const env of [{ TERM: "dumb", NO_COLOR: "" }, { TERM: "xterm", NO_COLOR: "1" }]) {
+    const plain = await onTerminal(env);
+    assert.equal(plain.code, 0, plain.stdout);
+    assert.ok(plain.stdout.includes("gone.md"), plain.stdout);
+    assert.ok(!plain.stdout.includes("\x1b"), JSON.stringify(env));
+  }
 });
