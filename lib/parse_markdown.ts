@@ -136,6 +136,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
     | { block: _Block; end: RegExp | "blank"; depth: number; indent: number }
     | undefined;
   let para: _Block | undefined;
+  // The quote depth and list content column the open paragraph started in.
+  let paraDepth = 0;
+  let paraIndent = -1;
   let listIndent = -1;
   let blankBefore = true;
 
@@ -212,6 +215,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
       continue;
     }
     let content = chars === 0 ? s : s.slice(chars);
+    // A line outside the open paragraph's list item or quote can only continue it lazily: never as
+    // its setext underline (`- Usage` + `---` is a list and a thematic break).
+    const lazy = para !== undefined && (depth < paraDepth || indent < paraIndent);
     // A line left of the list's content column ends the list, unless it continues a paragraph.
     if (
       listIndent >= 0 && indent < listIndent && (blankBefore || !para || _startsBlock(content)) &&
@@ -248,21 +254,15 @@ export function parseMarkdown(text: string): MarkdownDoc {
         );
         continue lineLoop;
       }
-      if (para && !listItem && (first === "=" || first === "-") && _isSetext(content)) {
-        if (!(para.listItem && indent < listIndent)) {
-          const level = content[0] === "=" ? 1 : 2;
-          const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
-          heading.raw = para.raw;
-          heading.start = para.start;
-          heading.end = para.end;
-          para = undefined;
-          if (_takeDefinitions(heading, definitions)) blocks.push(heading);
-          continue lineLoop;
-        }
-        if (content[0] === "-") {
-          para = _flush(para, blocks, definitions);
-          continue lineLoop;
-        }
+      if (para && !listItem && !lazy && (first === "=" || first === "-") && _isSetext(content)) {
+        const level = content[0] === "=" ? 1 : 2;
+        const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
+        heading.raw = para.raw;
+        heading.start = para.start;
+        heading.end = para.end;
+        para = undefined;
+        if (_takeDefinitions(heading, definitions)) blocks.push(heading);
+        continue lineLoop;
       }
       if (first === "<" && (listItem || indent - Math.max(listIndent, 0) < 4)) {
         const start = HTML_STARTS.find(([re, , interrupts]) =>
@@ -316,6 +316,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
     }
     if (!para) {
       para = _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
+      paraDepth = depth;
+      paraIndent = listIndent;
       para.raw = true;
       para.start = start;
     }

@@ -46,6 +46,27 @@ Deno.test("parseMarkdown: ATX and setext headings", () => {
   assert.deepEqual(parseMarkdown("a\n=-=\n").blocks[0].lines, ["a", "=-="]);
 });
 
+Deno.test("parseMarkdown: a line outside the paragraph's list item or quote is never its setext underline", () => {
+  // `---` there is a thematic break that ends the list or the quote.
+  assert.deepEqual(kinds("- Usage\n---\n"), ["paragraph"]);
+  assert.deepEqual(kinds("- [x] foo\n---\n"), ["paragraph:done"]);
+  assert.deepEqual(kinds("1. Step one\n---\n"), ["paragraph"]);
+  assert.deepEqual(kinds("> Quote\n---\n"), ["paragraph"]);
+  assert.deepEqual(kinds("- a\n\n  b\n---\n"), ["paragraph", "paragraph"]);
+  assert.deepEqual(kinds("- c\nd\n---\n"), ["paragraph"]);
+  // `===` there continues the paragraph lazily, as text.
+  assert.deepEqual(parseMarkdown("> Quote\n===\n").blocks.map((b) => [b.kind, b.lines]), [
+    ["paragraph", ["Quote", "==="]],
+  ]);
+  // Inside the item or the quote, or after them, it is an underline as ever.
+  assert.deepEqual(kinds("- Foo\n  ---\n\n> Bar\n> ===\n\n- a\n\nb\n---\n"), [
+    "heading2",
+    "heading1",
+    "paragraph",
+    "heading2",
+  ]);
+});
+
 Deno.test("parseMarkdown: frontmatter lines are not Markdown; a BOM is dropped", () => {
   const doc = parseMarkdown("\ufeff---\ntitle: x\n---\n# T\n");
   assert.deepEqual(doc.frontmatter.data, { title: "x" });
