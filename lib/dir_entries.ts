@@ -39,10 +39,12 @@ export type DirEntryKind = "file" | "other" | "missing" | "linked" | "unknown";
  * assert.equal(entry("nowhere/x.md"), "missing");
  * assert.equal(entry("link"), "other");
  * assert.equal(entry("link/a.md"), "linked"); // never read through a symlink
+ * assert.ok(entry.caseTwin("Docs/A.md"));
+ * assert.ok(!entry.caseTwin("docs/b.md"));
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function dirEntries(root: string): (path: string) => DirEntryKind {
+export function dirEntries(root: string): DirEntries {
   const dirs = new Map<string, Map<string, _Kind> | undefined>();
   const none = new Map<string, _Kind>();
   const linked = new Map<string, _Kind>();
@@ -76,7 +78,23 @@ export function dirEntries(root: string): (path: string) => DirEntryKind {
     }
     return names;
   };
-  return (path) => {
+  // Case-insensitive, segment by segment, through real directories only: for a missing path's
+  // `case` hint. Bounded: names differing only by case are rare, branches of them rarer.
+  let visits = 0;
+  const twin = (segments: string[], i: number, dir: string): boolean => {
+    const names = list(dir);
+    if (names === undefined || names === none || names === linked || ++visits > _MAX_TWIN_VISITS) {
+      return false;
+    }
+    const lower = segments[i].toLowerCase();
+    const last = i === segments.length - 1;
+    for (const [name, kind] of names) {
+      if (name.toLowerCase() !== lower || (!last && kind !== _DIR)) continue;
+      if (last || twin(segments, i + 1, dir === "" ? name : `${dir}/${name}`)) return true;
+    }
+    return false;
+  };
+  const lookup = (path: string): DirEntryKind => {
     // Longer than any path the system opens: not there to be found.
     if (path.length > _MAX_PATH) return "missing";
     const slash = path.lastIndexOf("/");
@@ -97,7 +115,28 @@ export function dirEntries(root: string): (path: string) => DirEntryKind {
     const kind = names.get(slash < 0 ? path : path.slice(slash + 1));
     return kind === undefined ? "missing" : kind === _FILE ? "file" : "other";
   };
+  return Object.assign(lookup, {
+    caseTwin: (path: string): boolean => {
+      if (path.length > _MAX_PATH || lookup(path) !== "missing") return false;
+      visits = 0;
+      return twin(path.split("/"), 0, "");
+    },
+  });
 }
+
+/** A {@linkcode dirEntries} lookup, and its search for a path's letter-case twin. */
+export interface DirEntries {
+  /** What the listings say of `path` (see {@linkcode DirEntryKind}). */
+  (path: string): DirEntryKind;
+  /**
+   * Whether `path`, missing, exists on disk with other letter case (in any of its segments),
+   * reached through real directories only.
+   */
+  caseTwin(path: string): boolean;
+}
+
+/** Directories a {@linkcode DirEntries.caseTwin} search looks into at most. */
+const _MAX_TWIN_VISITS = 64;
 
 /** A directory's names by kind; `none` when it is missing, `undefined` when it cannot be read. */
 function _read(

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DirEntryKind } from "./dir_entries.ts";
+import type { DirEntries } from "./dir_entries.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
 
@@ -65,13 +65,15 @@ export type DiskState = "exists" | "opaque" | "missing";
  * import { diskState } from "./path_index.ts";
  * import assert from "node:assert/strict";
  *
- * const onDisk = diskState((path) => path === "a.md" ? "file" : "linked");
+ * const entry = (path: string) => path === "a.md" ? "file" as const : "linked" as const;
+ * const onDisk = diskState(Object.assign(entry, { caseTwin: (path: string) => path === "A.md" }));
  * assert.equal(onDisk("a.md"), "exists");
  * assert.equal(onDisk("link/b.md"), "opaque");
+ * assert.ok(onDisk.caseTwin?.("A.md"));
  * ```
  */
-export function diskState(entry: (path: string) => DirEntryKind): (path: string) => DiskState {
-  return (path) => {
+export function diskState(entry: DirEntries): DiskLookup {
+  const state = (path: string): DiskState => {
     const kind = entry(path);
     return kind === "file" || kind === "other"
       ? "exists"
@@ -79,6 +81,18 @@ export function diskState(entry: (path: string) => DirEntryKind): (path: string)
       ? "opaque"
       : "missing";
   };
+  return Object.assign(state, { caseTwin: entry.caseTwin });
+}
+
+/**
+ * What the disk says of a path the listing does not hold ({@linkcode diskState}), and, when
+ * it can tell, whether a missing path exists there with other letter case (its `case` hint).
+ */
+export interface DiskLookup {
+  /** The path's state on disk. */
+  (path: string): DiskState;
+  /** Whether the missing `path` exists on disk with other letter case. */
+  caseTwin?: (path: string) => boolean;
 }
 
 /**
@@ -115,7 +129,7 @@ export class PathIndex {
   /** First segments of the opaque paths: a path under none of them is under no opaque directory. */
   #opaqueTops = new Set<string>();
   #opaqueTopList: string[];
-  #onDisk: ((path: string) => DiskState) | undefined;
+  #onDisk: DiskLookup | undefined;
   #seen = new Map<string, DiskState>();
   #byHash: _HashTable | undefined;
 
@@ -125,7 +139,7 @@ export class PathIndex {
    * symlink there (`opaque`: not judged); it is asked only for paths with no
    * listed namesake of any letter case. Default: never.
    */
-  constructor(source: PathIndexSource, onDisk?: (path: string) => DiskState) {
+  constructor(source: PathIndexSource, onDisk?: DiskLookup) {
     const exists = this.#exists;
     for (const path of source.paths) _addWithAncestors(exists, path);
     for (const dir of source.opaque) _addWithAncestors(exists, dir);
@@ -196,8 +210,9 @@ export class PathIndex {
   /**
    * What a link target is: `exists` (see {@linkcode PathIndex.exists}),
    * `opaque` (under a directory whose contents are unknown), or missing with
-   * its near miss: `case` when a listed path differs only by letter case,
-   * `extension` when `<path>.md` is listed, else `null`.
+   * its near miss: `case` when a listed path (else one on disk) differs only
+   * by letter case, `extension` when `<path>.md` is listed (else on disk),
+   * else `null`.
    */
   classify(path: string): TargetState {
     if (this.#exists.has(path)) return "exists";
@@ -208,7 +223,12 @@ export class PathIndex {
       const state = this.#onDiskMemo(path);
       if (state !== "missing") return state;
     }
-    return caseTwin ? "case" : this.#hasMd(path) ? "extension" : null;
+    // Near misses the listing holds, else the disk (a gitignored build output); case first.
+    if (caseTwin || this.#onDisk?.caseTwin?.(path)) return "case";
+    if (this.#hasMd(path) || (this.#onDisk !== undefined && this.exists(`${path}.md`))) {
+      return "extension";
+    }
+    return null;
   }
 
   /** Whether `<path>.md` is listed, looked up by hash: no string to build and hash. */

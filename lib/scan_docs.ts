@@ -20,7 +20,7 @@ import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
-import { type DiskState, PathIndex, pathIndexSource } from "./path_index.ts";
+import { type DiskLookup, PathIndex, pathIndexSource } from "./path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -120,7 +120,7 @@ export interface ScanInput {
    * (`opaque`); asked only for link and inline-code targets with no listed
    * path of any letter case. Default: never.
    */
-  onDisk?: (path: string) => DiskState;
+  onDisk?: DiskLookup;
   /**
    * What reading gave for the paths {@linkcode selectReads} returned; a path
    * missing here could not be read and is left out (not a candidate).

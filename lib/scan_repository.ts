@@ -15,7 +15,7 @@ import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
-import { type DiskState, diskState, pathIndexSource } from "./path_index.ts";
+import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
 import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./content_fingerprint.ts";
 import { dirEntries } from "./dir_entries.ts";
@@ -123,7 +123,6 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  let onDisk: ((path: string) => DiskState) | undefined;
   const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -158,7 +157,7 @@ async function _scan(
     reads,
     inbound,
     // Only for docs the readers did not summarise (none: they were given the listing).
-    onDisk: (path) => (onDisk ??= diskState(dirEntries(root)))(path),
+    onDisk: _lazyDiskLookup(root),
     // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
     // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
     contentOf: (path) => {
@@ -198,6 +197,14 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
   );
   const ages = new Map([...git.ages].filter(([, seconds]) => seconds * 1000 <= LAST_ISO_MS));
   return { ...git, ages };
+}
+
+/** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */
+function _lazyDiskLookup(root: string): DiskLookup {
+  let lookup: DiskLookup | undefined;
+  return Object.assign((path: string) => (lookup ??= diskState(dirEntries(root)))(path), {
+    caseTwin: (path: string) => (lookup ??= diskState(dirEntries(root))).caseTwin?.(path) ?? false,
+  });
 }
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */

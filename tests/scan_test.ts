@@ -728,3 +728,28 @@ Deno.test("scan --format text on a terminal: colour, but none with TERM=dumb or 
     assert.ok(!plain.stdout.includes("\x1b"), JSON.stringify(env));
   }
 });
+
+Deno.test("scan: hints for links to files only on disk (gitignored): case, in any segment, and extension", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": "out/\n*.local.md\n",
+    "docs/a.md": "[a](../out/Generated.md) [b](../OUT/generated.md) [c](../out/generated)\n" +
+      "[d](../notes.local) [e](../out/gone.md) [f](../out/generated.md)\n",
+  }, OLD_DAY);
+  await writeFiles(repo.path, { "out/generated.md": "# G\n", "notes.local.md": "# N\n" });
+  const run = await scan(repo.path, ["--no-write"]);
+  assert.equal(run.code, 0, run.stderr);
+  const artifact: ScanArtifact = JSON.parse(run.stdout);
+  assert.deepEqual(
+    of(artifact, "docs/a.md", "broken_link").map((s) =>
+      s.kind === "broken_link" ? [s.target, s.hint] : []
+    ),
+    [
+      ["../out/Generated.md", "case"],
+      ["../OUT/generated.md", "case"],
+      ["../out/generated", "extension"],
+      ["../notes.local", "extension"],
+      ["../out/gone.md", null],
+    ],
+  );
+});
