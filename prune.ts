@@ -19,6 +19,7 @@ import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
 import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
+import { gitBusy } from "./lib/git_busy.ts";
 import { loadConfig } from "./lib/load_config.ts";
 import { pathExists } from "./lib/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
@@ -128,6 +129,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     stateDir,
     judged,
   );
+  const reportMissing = judged && judgments === undefined;
   // Before anything changes: a state file --yes could not update afterwards is refused now
   // (STATE_FILE_UNREADABLE), and a corrupt one, whose clock watermark is lost, is said.
   const state = await readState(stateDir);
@@ -137,7 +139,8 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       root,
       config,
       clock,
-      judgments,
+      judgments: judgments ?? new Map(),
+      reportMissing,
       confirm,
       extracted,
       watermark,
@@ -159,6 +162,8 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   if (!apply) {
     const dry = await facts("dry-run");
     ({ plan, links } = dry);
+    const busy = await gitBusy(root);
+    if (busy) plan.warnings.push(`${busy.state}: --yes refuses until you ${busy.fix}`);
     if (await pathExists(join(stateDir, PRUNE_JOURNAL_FILE))) {
       plan.warnings.push(
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
@@ -235,15 +240,15 @@ function _isRepository(root: string): Promise<boolean> {
 /**
  * `served_when` judgments from `--from-report FILE`, or from the current
  * report pair when a rule uses `served_when` (`judged`): a rulebook without
- * one never reads it.
+ * one never reads it. `undefined` when there is no report to read.
  */
 async function _judgments(
   file: string | undefined,
   stateDir: string,
   judged: boolean,
-): Promise<Map<string, Judgment>> {
+): Promise<Map<string, Judgment> | undefined> {
   const path = file ?? (judged ? (await findReportPair(stateDir))?.json : undefined);
-  if (path === undefined) return new Map();
+  if (path === undefined) return undefined;
   const invalid = (why: string) =>
     new DochygieneError(
       "INVALID_REPORT",

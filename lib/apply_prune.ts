@@ -15,6 +15,7 @@ import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./decode_path.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./escape_controls.ts";
+import { gitBusy } from "./git_busy.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { pathExists } from "./path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
@@ -45,17 +46,6 @@ export interface ApplyInput {
  * ```
  */
 export const PRUNE_JOURNAL_FILE = "prune-journal.json";
-
-/** Git states in which nothing may be deleted, and the file that reveals each. */
-const _IN_PROGRESS: readonly [string, string][] = [
-  ["MERGE_HEAD", "a merge"],
-  ["rebase-merge", "a rebase"],
-  ["rebase-apply", "a rebase or am"],
-  ["CHERRY_PICK_HEAD", "a cherry-pick"],
-  ["REVERT_HEAD", "a revert"],
-  ["BISECT_LOG", "a bisect"],
-  ["index.lock", "another git command, or one that was killed"],
-];
 
 /**
  * Applies the approved candidates (`auto`, and `confirm` ones confirmed and,
@@ -177,7 +167,10 @@ export function skipHiddenUnits(plan: Plan, files: readonly ListedFile[]): void 
 async function _apply(input: ApplyInput): Promise<Plan> {
   const { root, stateDir } = input;
   const git = (args: string[], options?: GitOptions) => runGit(root, args, options);
-  await _refuseInProgress(root);
+  const busy = await gitBusy(root);
+  if (busy) {
+    throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
+  }
   // The repository's own objects: read by the backup, never written (they would stay for good).
   const objects = resolve(root, _text((await git(["rev-parse", "--git-path", "objects"])).stdout));
   const recovered = await _recover(git, root, stateDir, objects);
@@ -417,25 +410,6 @@ export function commitMessage(candidates: readonly Candidate[]): string {
     "Undo with: git revert <this commit>",
     "",
   ].join("\n");
-}
-
-async function _refuseInProgress(root: string): Promise<void> {
-  const args = _IN_PROGRESS.flatMap(([name]) => ["--git-path", name]);
-  const out = await runGit(root, ["rev-parse", ...args]);
-  const paths = new TextDecoder().decode(out.stdout).split("\n");
-  for (let i = 0; i < _IN_PROGRESS.length; i++) {
-    try {
-      await Deno.lstat(resolve(root, paths[i]));
-    } catch {
-      continue;
-    }
-    throw new DochygieneError(
-      "GIT_BUSY",
-      `git is in the middle of ${_IN_PROGRESS[i][1]} (${_IN_PROGRESS[i][0]} exists: ${
-        paths[i]
-      }); finish or abort it (a lock left by a killed git: remove it), then run prune again`,
-    );
-  }
 }
 
 /** Runs git and returns its stdout; on failure rethrows with a hint and git's own reason (see runGit). */

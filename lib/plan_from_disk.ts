@@ -32,6 +32,8 @@ export interface PlanFromDiskOptions {
   clock: Clock;
   /** `served_when` judgments by path. */
   judgments: ReadonlyMap<string, Judgment>;
+  /** No report was found to judge `served_when` rules (see `PlanInput.reportMissing`). */
+  reportMissing?: boolean;
   /** `--confirm` paths. */
   confirm: ReadonlySet<string>;
   /** `--extracted` paths. */
@@ -101,6 +103,7 @@ export async function planFromDisk(
     units: collection.units,
     existing: collection.existing,
     judgments: options.judgments,
+    reportMissing: options.reportMissing,
     confirm: options.confirm,
     extracted: options.extracted,
     now: options.clock.now(),

@@ -75,6 +75,8 @@ export interface PlanInput {
   existing: ExistingPaths;
   /** The report's judgments by path (`served_when`). */
   judgments: ReadonlyMap<string, Judgment>;
+  /** No report was found: a `served_when` unit is kept saying so, not for want of an entry. */
+  reportMissing?: boolean;
   /** Paths confirmed with `--confirm` (or a `y` on the terminal). */
   confirm: ReadonlySet<string>;
   /** Paths acknowledged with `--extracted`. */
@@ -330,7 +332,12 @@ function _served(
   const judgment = input.judgments.get(unit.path) ??
     (unit.kind === "dir" ? input.judgments.get(unit.path.slice(0, -1)) : undefined);
   if (judgment === undefined) {
-    return keep(unit, `served_when not judged: the report has no entry for it`);
+    return keep(
+      unit,
+      input.reportMissing
+        ? "served_when not judged: there is no report yet; run /dochygiene:check"
+        : "served_when not judged: the report has no entry for it",
+    );
   }
   if (judgment.op_type !== "delete" && judgment.op_type !== "extract-then-delete") {
     return keep(unit, `served_when not met: the report says ${judgment.op_type}`);

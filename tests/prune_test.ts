@@ -126,7 +126,10 @@ Deno.test("prune: keep never deleted; served_when_path proof; served_when withou
   assert.equal(kept["docs/adr/"], "lifetime: keep");
   assert.match(kept["openspec/changes/add-search/"], /not served/);
   assert.match(kept["openspec/changes/archive/"], /excluded dir archive/);
-  assert.match(kept["docs/superpowers/plans/2026-10-01-auth.md"], /served_when not judged/);
+  assert.equal(
+    kept["docs/superpowers/plans/2026-10-01-auth.md"],
+    "served_when not judged: there is no report yet; run /dochygiene:check",
+  );
   const login = plan.candidates.find((c: { path: string }) =>
     c.path === "openspec/changes/add-login/"
   );
@@ -345,10 +348,24 @@ Deno.test("prune --yes: refused mid-merge (exit 1), nothing deleted", async () =
   await using repo = await agentRepo();
   const root = repo.path;
   await conflictedMerge(root, "README.md", RECENT);
+  // The dry run says --yes will refuse, and how to get on.
+  const dry = JSON.parse((await prune(root, [])).stdout);
+  assert.ok(dry.candidates.length > 0);
+  assert.ok(
+    dry.warnings.some((w: string) =>
+      /^git is in the middle of a merge \(MERGE_HEAD exists: .*\): --yes refuses until you finish or abort it$/
+        .test(w)
+    ),
+    dry.warnings.join("\n"),
+  );
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /middle of a merge/);
-  assert.equal(JSON.parse(run.stdout).error.code, "GIT_BUSY");
+  const { error } = JSON.parse(run.stdout);
+  assert.equal(error.code, "GIT_BUSY");
+  assert.match(
+    error.message,
+    /^git is in the middle of a merge \(MERGE_HEAD exists: .*\); finish or abort it, then run prune again$/,
+  );
   assert.ok(await Deno.lstat(join(root, "autoresearch/run-5/notes.md")));
 });
 
@@ -535,7 +552,7 @@ Deno.test("prune --yes with git's index.lock present (a killed git) is refused c
   const before = await snapshot(root);
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /^dochygiene prune: .*index\.lock exists: .*remove it/);
+  assert.match(run.stderr, /^dochygiene prune: .*index\.lock exists: .*if no git command runs, remove that lock/);
   assert.equal(JSON.parse(run.stdout).error.code, "GIT_BUSY");
   await Deno.remove(join(root, ".git/index.lock"));
   assert.deepEqual(await snapshot(root), before);
