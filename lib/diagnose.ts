@@ -134,8 +134,15 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
       future = futureTimes(read.state, now, CLOCK_SLACK_MS);
       if (future.length > 0) {
         const times = future.map((key) => `${key} ${read.state[key]}`).join(", ");
+        // What each one does until then (a future last_reminded or last_prune only misleads).
+        const effects = [
+          ...(future.includes("last_check") ? ["last_check silences the reminder"] : []),
+          ...(future.includes("clock_watermark") ? ["clock_watermark defers prune"] : []),
+        ];
         problems.push(
-          `${statePath} holds times later than now (${now.toISOString()}): ${times}; they silence the reminder and defer prune: if the clock is right, run state.ts mark-checked (it resets them to now)`,
+          `${statePath} holds times later than now (${now.toISOString()}): ${times}${
+            effects.length > 0 ? ` (${effects.join("; ")})` : ""
+          }; if the clock is right, run state.ts mark-checked (it resets them to now)`,
         );
       }
       report = (await findReportPair(stateDirPath)) ?? null;

@@ -144,9 +144,22 @@ Deno.test("times later than now plus five minutes are a problem naming mark-chec
   const d = await diagnose(repo.path, { clock: fixedClock(now) });
   assert.deepEqual(d.future_times, ["clock_watermark"]);
   assert.deepEqual(d.problems, [
-    `${repo.path}/.dochygiene/state.json holds times later than now (2026-11-30T03:36:18.000Z): clock_watermark 2099-01-01T00:00:00.000Z; they silence the reminder and defer prune: if the clock is right, run state.ts mark-checked (it resets them to now)`,
+    `${repo.path}/.dochygiene/state.json holds times later than now (2026-11-30T03:36:18.000Z): clock_watermark 2099-01-01T00:00:00.000Z (clock_watermark defers prune); if the clock is right, run state.ts mark-checked (it resets them to now)`,
   ]);
   assert.equal(d.healthy, false);
+  // Each says what it does: a future last_reminded does nothing but mislead.
+  await writeFiles(repo.path, {
+    ".dochygiene/state.json": JSON.stringify({
+      schema_version: 1,
+      last_check: "2099-01-01T00:00:00.000Z",
+      last_reminded: "2099-01-01T00:00:00.000Z",
+    }),
+  });
+  const again = await diagnose(repo.path, { clock: fixedClock(now) });
+  assert.match(
+    again.problems[0],
+    /last_reminded 2099-01-01T00:00:00\.000Z \(last_check silences the reminder\); /,
+  );
 });
 
 Deno.test("temp files of interrupted writes are listed as a problem, not a write in flight; nothing is removed", async () => {
