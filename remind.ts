@@ -17,15 +17,17 @@
 
 import { type Clock, clockFromEnv } from "./lib/clock.ts";
 import { concatBytes } from "./lib/concat_bytes.ts";
+import { CONFIG_FILE_NAME } from "./lib/config_file_name.ts";
 import {
   decideReminder,
   type ReminderDecision,
   type ReminderReason,
 } from "./lib/decide_reminder.ts";
+import { findEntry } from "./lib/find_entry.ts";
 import { findRoot } from "./lib/find_root.ts";
 import { formatBanner } from "./lib/format_banner.ts";
 import { readThreshold } from "./lib/read_threshold.ts";
-import { ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
+import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state_dir.ts";
 import { readState, updateState } from "./lib/state_file.ts";
 import { VERSION } from "./lib/version.ts";
 
@@ -91,6 +93,9 @@ export async function remind(request: RemindRequest): Promise<ReminderDecision |
   const now = request.clock.now();
   const [read, threshold] = await Promise.all([readState(stateDir), readThreshold(root)]);
   if (!decideReminder(read.state, now, threshold).show) return undefined;
+  // No repository and nothing of dochygiene's here (a session in $HOME or ~/Downloads): no
+  // project to remind about, and no .dochygiene/ to leave behind.
+  if (read.status === "missing" && !_isProject(root)) return undefined;
   // Started outside the root, --allow-write=.dochygiene names another directory:
   // the first write (mkdir or the temp file) then throws NotCapable before
   // anything is written, which is cheaper than a permission query on every banner.
@@ -103,6 +108,17 @@ export async function remind(request: RemindRequest): Promise<ReminderDecision |
     return { ...current, last_reminded: now.toISOString() };
   }, { timeoutMs: request.lockTimeoutMs ?? _LOCK_TIMEOUT_MS, clock: request.clock });
   return shown;
+}
+
+/** Whether `root` is a project: it holds `.git`, `.dochygiene/` or `.dochygiene.yml`. */
+function _isProject(root: string): boolean {
+  return [".git", STATE_DIR_NAME, CONFIG_FILE_NAME].some((name) => {
+    try {
+      return findEntry(root, name) !== undefined;
+    } catch {
+      return true; // cannot tell: as before, the state directory's checks decide
+    }
+  });
 }
 
 /**

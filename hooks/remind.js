@@ -59,6 +59,9 @@ function concatBytes(chunks, size) {
   return bytes;
 }
 
+// lib/config_file_name.ts
+var CONFIG_FILE_NAME = ".dochygiene.yml";
+
 // lib/decide_reminder.ts
 var _DAY_MS = 24 * 60 * 60 * 1e3;
 function decideReminder(state, now, thresholdDays) {
@@ -211,14 +214,13 @@ function linkState(root, path) {
 
 // lib/read_threshold.ts
 var DEFAULT_THRESHOLD_DAYS = 7;
-var _CONFIG_FILE = ".dochygiene.yml";
 var _MAX_BYTES = 1024 * 1024;
 var _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/;
 async function readThreshold(root) {
   try {
-    const entry = findEntry(root, _CONFIG_FILE);
+    const entry = findEntry(root, CONFIG_FILE_NAME);
     if (entry === void 0) return DEFAULT_THRESHOLD_DAYS;
-    const path = join(root, _CONFIG_FILE);
+    const path = join(root, CONFIG_FILE_NAME);
     if (entry.isFile ? entry.size > _MAX_BYTES : !(entry.isSymlink && linkState(root, path) === "inside" && _isSmallFile(path))) {
       return DEFAULT_THRESHOLD_DAYS;
     }
@@ -544,6 +546,7 @@ async function remind(request) {
     readThreshold(root)
   ]);
   if (!decideReminder(read.state, now, threshold).show) return void 0;
+  if (read.status === "missing" && !_isProject(root)) return void 0;
   if (read.status === "missing") await ensureStateDir(root);
   let shown;
   await updateState(stateDir, (current) => {
@@ -559,6 +562,19 @@ async function remind(request) {
     clock: request.clock
   });
   return shown;
+}
+function _isProject(root) {
+  return [
+    ".git",
+    STATE_DIR_NAME,
+    CONFIG_FILE_NAME
+  ].some((name) => {
+    try {
+      return findEntry(root, name) !== void 0;
+    } catch {
+      return true;
+    }
+  });
 }
 async function main(args) {
   try {

@@ -7,12 +7,12 @@
  */
 
 import { join } from "node:path";
+import { CONFIG_FILE_NAME } from "./config_file_name.ts";
 import { DochygieneError } from "./dochygiene_error.ts";
 import { MAX_YAML_BYTES } from "./load_yaml.ts";
 import { LEADS_OUTSIDE, linkState } from "./link_state.ts";
 
-/** File name of the committed config in the root. */
-export const CONFIG_FILE_NAME = ".dochygiene.yml";
+export { CONFIG_FILE_NAME };
 
 /** How long a governed path lives. */
 export type Lifetime = "keep" | "temporary" | "delete-once-served";

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CONFIG_FILE_NAME } from "./config_file_name.ts";
 import { findEntry } from "./find_entry.ts";
 import { join } from "./path.ts";
 import { linkState } from "./link_state.ts";
@@ -12,8 +13,6 @@ import { linkState } from "./link_state.ts";
 /** The threshold when the config does not set one (DESIGN.md's default). */
 export const DEFAULT_THRESHOLD_DAYS = 7;
 
-/** The config file's name (the same as `CONFIG_FILE_NAME` of `load_config.ts`). */
-const _CONFIG_FILE = ".dochygiene.yml";
 /** Larger configs are refused by `loadConfig` too (`MAX_YAML_BYTES`). */
 const _MAX_BYTES = 1024 * 1024;
 /** `threshold_days: <number>` at column 0, with an optional trailing comment. */
@@ -50,9 +49,9 @@ const _LINE = /^threshold_days[ \t]*:[ \t]+(\d+(?:\.\d+)?)(?:[ \t]+#.*)?[ \t]*$/
 export async function readThreshold(root: string): Promise<number> {
   try {
     // Looked up first: most projects have no config.
-    const entry = findEntry(root, _CONFIG_FILE);
+    const entry = findEntry(root, CONFIG_FILE_NAME);
     if (entry === undefined) return DEFAULT_THRESHOLD_DAYS;
-    const path = join(root, _CONFIG_FILE);
+    const path = join(root, CONFIG_FILE_NAME);
     // Synchronous calls: cheaper than async ones on the hook's start-up path.
     // A FIFO or device would block the read; loadConfig refuses both anyway. The
     // lookup's lstat tells a regular file and its size apart without an open;

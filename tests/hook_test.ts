@@ -166,8 +166,11 @@ Deno.test("CI or DOCHYGIENE_DISABLE=1 through the hook: silent, nothing written"
   }
 });
 
-Deno.test("no git anywhere above the session directory: that directory is the root", async () => {
+Deno.test("no git anywhere above the session directory: silent unless it holds .dochygiene.yml, then it is the root", async () => {
   await using dir = await tempDir();
+  assert.deepEqual(await runHook(dir.path), { code: 0, stdout: "", stderr: "" });
+  await assert.rejects(Deno.lstat(join(dir.path, ".dochygiene")));
+  await Deno.writeTextFile(join(dir.path, ".dochygiene.yml"), "threshold_days: 7\n");
   assert.match(bannerOf(await runHook(dir.path)), /never checked/);
   assert.equal(await lastReminded(dir.path), NOW);
 });

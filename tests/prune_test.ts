@@ -552,7 +552,10 @@ Deno.test("prune --yes with git's index.lock present (a killed git) is refused c
   const before = await snapshot(root);
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 1);
-  assert.match(run.stderr, /^dochygiene prune: .*index\.lock exists: .*if no git command runs, remove that lock/);
+  assert.match(
+    run.stderr,
+    /^dochygiene prune: .*index\.lock exists: .*if no git command runs, remove that lock/,
+  );
   assert.equal(JSON.parse(run.stdout).error.code, "GIT_BUSY");
   await Deno.remove(join(root, ".git/index.lock"));
   assert.deepEqual(await snapshot(root), before);

@@ -6,6 +6,7 @@ import { emptyState } from "../lib/state_file.ts";
 import { withLock } from "../lib/with_lock.ts";
 import {
   DENO,
+  entryNames,
   giveToUnprivileged,
   IS_ROOT,
   PACKAGE_DIR,
@@ -304,10 +305,21 @@ Deno.test("a payload cwd in another repository than the process: silent, nothing
   assert.deepEqual(await snapshot(other.path), {});
 });
 
-Deno.test("no git: the start directory is the root", async () => {
+Deno.test("no git and nothing of dochygiene's (a session in $HOME): silent, nothing written", async () => {
   await using dir = await tempDir();
-  assertBanner(await remind(dir.path));
-  assert.equal((await readStateJson(dir.path)).last_reminded, NOW);
+  await Deno.writeTextFile(join(dir.path, "notes.md"), "# notes\n");
+  assertSilent(await remind(dir.path));
+  assert.deepEqual(await entryNames(dir.path), ["notes.md"]);
+});
+
+Deno.test("no git, but .dochygiene.yml or .dochygiene/ there: the start directory is the root", async () => {
+  for (const mark of [".dochygiene.yml", ".dochygiene"]) {
+    await using dir = await tempDir();
+    if (mark === ".dochygiene") await Deno.mkdir(join(dir.path, mark));
+    else await Deno.writeTextFile(join(dir.path, mark), "threshold_days: 7\n");
+    assertBanner(await remind(dir.path));
+    assert.equal((await readStateJson(dir.path)).last_reminded, NOW, mark);
+  }
 });
 
 Deno.test("CI set (not '', 0 or false) or DOCHYGIENE_DISABLE=1: silent, nothing written", async () => {
