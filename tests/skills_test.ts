@@ -55,7 +55,7 @@ function seamOf(block: string): SeamName | undefined {
   if (!m) return undefined;
   const seam = m[1] as SeamName;
   assert.ok(seam in PERMISSION_FLAGS, `unknown seam ${seam}.ts in: ${block}`);
-  const expected = `cd "$(git rev-parse --show-toplevel 2>/dev/null || pwd)" && deno run ` +
+  const expected = `cd "$(git rev-parse --show-toplevel 2>/dev/null || pwd)" && deno run --quiet ` +
     `--config "\${CLAUDE_PLUGIN_ROOT}/deno.json" ${PERMISSION_FLAGS[seam].join(" ")} ` +
     `"\${CLAUDE_PLUGIN_ROOT}/${seam}.ts"`;
   assert.ok(block.startsWith(expected), `${seam}.ts is not run as documented:\n${block}`);
