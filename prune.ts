@@ -175,17 +175,15 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     const going = plan.candidates.filter((c) => !skipped.has(c.path)).map((c) => c.path);
     plan.dangling = findDangling(links, going, resolveLink);
   } else {
+    const declined = new Set<string>();
     if (Deno.stdin.isTerminal()) {
       const { plan: draft, collection } = await facts("dry-run");
       skipHiddenUnits(draft, collection.files);
       const skipped = new Set(draft.skipped.map((s) => s.path));
       for (const c of draft.candidates) {
-        if (
-          c.needs === `--confirm ${c.path}` && !skipped.has(c.path) &&
-          await _ask(`delete ${_show(c.path)} (${_escape(c.reason)})?`)
-        ) {
-          confirm.add(c.path);
-        }
+        if (c.needs !== `--confirm ${c.path}` || skipped.has(c.path)) continue;
+        if (await _ask(`delete ${_show(c.path)} (${_escape(c.reason)})?`)) confirm.add(c.path);
+        else declined.add(c.path);
       }
     }
     links = new Map();
@@ -198,6 +196,9 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
         return fresh;
       },
     });
+    for (const skip of plan.skipped) {
+      if (declined.has(skip.path)) skip.reason = `declined at the prompt (${skip.reason})`;
+    }
     // Links as planned, just before deletion: docs inside what went are skipped as sources.
     plan.dangling = findDangling(links, plan.applied.map((a) => a.path), resolveLink);
     await _recordPrune(stateDir, clock, plan);

@@ -925,6 +925,7 @@ Deno.test("prune: names with terminal escapes or bidi controls are quoted and es
   assert.equal(run.code, 0, run.stdout);
   assert.ok(run.stdout.includes(`delete ${quoted.bidi} (rank `), run.stdout);
   assert.ok(run.stdout.includes(`delete ${quoted.evil} (rank `), run.stdout);
+  assert.equal(run.stdout.split("declined at the prompt (needs --confirm ").length, 3, run.stdout);
   // (The terminal itself ends lines with \r\n.)
   assert.ok(!["\x1b", "\u202e"].some((c) => run.stdout.includes(c)), run.stdout);
   assert.ok(await Deno.lstat(join(root, evil, "a.md")));
