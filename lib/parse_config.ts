@@ -220,16 +220,23 @@ function _glob(glob: string, at: string): void {
 
 function _number(value: unknown, at: string, min: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-    throw invalidConfig(`${at}: must be a number >= ${min}`);
+    throw invalidConfig(`${at}: must be a number >= ${min}${_quoted(value)}`);
   }
   return value;
 }
 
 function _integer(value: unknown, at: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw invalidConfig(`${at}: must be a whole number >= 0`);
+    throw invalidConfig(`${at}: must be a whole number >= 0${_quoted(value)}`);
   }
   return value;
+}
+
+/** For a number written in quotes (`"7"`), YAML's string: say so, and the fix. */
+function _quoted(value: unknown): string {
+  return typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))
+    ? `, not the string "${value}" (write it without quotes)`
+    : "";
 }
 
 function _stringList(value: unknown, at: string): string[] {

@@ -224,6 +224,16 @@ const CASES: [string, string, RegExp][] = [
     "rules:\n  - match: '**'\n    lifetime: temporary\n",
     /rules\[0\]\.match: "\*\*" would cover the whole repository/,
   ],
+  [
+    "a number in quotes",
+    'threshold_days: "7"\n',
+    /^\.dochygiene\.yml: threshold_days: must be a number >= 0, not the string "7" \(write it without quotes\)$/,
+  ],
+  [
+    "a whole number in quotes",
+    'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: "2"}\n',
+    /^\.dochygiene\.yml: rules\[0\]\.retain_recent: must be a whole number >= 0, not the string "2"/,
+  ],
   ["YAML syntax error", "rules: [\n", /is not valid YAML/],
   ["duplicate keys", "threshold_days: 1\nthreshold_days: 2\n", /is not valid YAML/],
 ];
