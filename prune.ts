@@ -309,9 +309,22 @@ function _show(path: string): string {
   return path.search(TERMINAL_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
 }
 
+/** The widest first column of the text output's tables. */
+const _MAX_COLUMN = 60;
+
 function _text(plan: Plan): string {
   const out: string[] = [];
-  const row = (a: string, b: string) => `  ${a.padEnd(40)} ${_escape(b)}`;
+  // As wide as the longest path (at most 60): a longer one has its text on the next line.
+  const firsts = [
+    ...[plan.candidates, plan.skipped, plan.applied, plan.deferred, plan.kept].flat()
+      .map((x) => _show(x.path)),
+    ...plan.dangling.map((d) => `${_show(d.from)}:${d.line}`),
+  ];
+  const width = Math.min(_MAX_COLUMN, Math.max(0, ...firsts.map((f) => f.length)));
+  const row = (a: string, b: string) =>
+    a.length > width
+      ? `  ${a}\n  ${" ".repeat(width)} ${_escape(b)}`
+      : `  ${a.padEnd(width)} ${_escape(b)}`;
   out.push(
     plan.mode === "dry-run"
       ? `dochygiene prune — dry run, nothing changed (now ${plan.clock.now})`

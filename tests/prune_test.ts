@@ -417,6 +417,27 @@ Deno.test("prune --format text: what goes, why, what stays, what needs confirmat
   assert.match(applied.stdout, /Not deleted \(1\):\n {2}autoresearch\/run-4\/ +needs --confirm/);
 });
 
+Deno.test("prune --format text: the first column fits the paths up to 60 characters; a longer path has its text on the next line", async () => {
+  await using repo = await agentRepo();
+  const long = `autoresearch/${"r".repeat(70)}/`;
+  await commitFiles(repo.path, { [`${long}notes.md`]: "# long\n" }, "2026-10-15T10:00:00Z");
+  const dry = await runSeam("prune", ["--format", "text"], { cwd: repo.path, env: ENV });
+  assert.equal(dry.code, 0, dry.stderr);
+  const lines = dry.stdout.split("\n");
+  const at = lines.indexOf(`  ${long}`);
+  assert.ok(at > 0, dry.stdout);
+  assert.match(
+    lines[at + 1],
+    new RegExp(`^ {${2 + 60 + 1}}\\[auto\\] autoresearch/\\*/: rank 6 of 6`),
+  );
+  assert.ok(
+    lines.includes(
+      `  ${"autoresearch/run-5/".padEnd(60)} [auto] autoresearch/*/: rank 5 of 6, 29 days old > 3`,
+    ),
+    dry.stdout,
+  );
+});
+
 Deno.test("prune: a hygiene commit is undone by git revert", async () => {
   await using repo = await agentRepo();
   const result = JSON.parse((await prune(repo.path, ["--yes"])).stdout);
