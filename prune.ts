@@ -309,6 +309,26 @@ function _show(path: string): string {
   return path.search(TERMINAL_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
 }
 
+/**
+ * A candidate's `needs` (`--confirm P`, `… and --extracted P`) as flags to paste into a shell:
+ * the path one shell word, joined with `=` when it starts with `-` (else it reads as an option).
+ */
+function _pastable(needs: string, path: string): string {
+  const word = _shellWord(path);
+  // A function, not a string: `$'` in a replacement string means "what follows the match".
+  return needs.replaceAll(` ${path}`, () => path.startsWith("-") ? `=${word}` : ` ${word}`);
+}
+
+/**
+ * `path` as one shell word: bare when nothing in it is special, `'…'` otherwise, and `$'…'`
+ * (bash, zsh) with `\xNN`/`\uXXXX` escapes when it holds a control or bidi character.
+ */
+function _shellWord(path: string): string {
+  if (/^[\w./@%+=:,-]+$/.test(path)) return path;
+  if (path.search(TERMINAL_UNSAFE) < 0) return `'${path.replaceAll("'", `'\\''`)}'`;
+  return `$'${escapeControls(path.replaceAll("\\", "\\\\").replaceAll("'", "\\'"))}'`;
+}
+
 /** The widest first column of the text output's tables. */
 const _MAX_COLUMN = 60;
 
@@ -344,7 +364,7 @@ function _text(plan: Plan): string {
     out.push("", `Needs a confirmation (${pending.length}):`);
     for (const c of pending) {
       out.push(row(_show(c.path), `${c.rule}: ${c.reason}`));
-      out.push(row("", `→ ${c.needs}`));
+      out.push(row("", `→ ${_pastable(c.needs!, c.path)}`));
       if (c.extract_to) out.push(row("", `extract first to: ${c.extract_to.join(" · ")}`));
     }
     if (plan.skipped.length > 0) {

@@ -914,6 +914,34 @@ function shellWord(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+Deno.test("prune --format text: each --confirm hint pasted into bash confirms its unit (newline, quote, space, leading -)", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitRunsRule(root);
+  const units = ["runs/new\nline/", "runs/it's here/", "runs/-lead/", "runs/tab\there$x/"];
+  const past = new Date(OLD);
+  for (const unit of units) {
+    await writeFiles(root, { [`${unit}a.md`]: "a\n" });
+    for (const p of [`${unit}a.md`, unit]) await Deno.utime(join(root, p), past, past);
+  }
+  const dry = await runSeam("prune", ["--format", "text"], { cwd: root, env: ENV });
+  assert.equal(dry.code, 0, dry.stderr);
+  const hints = dry.stdout.split("\n").filter((l) => l.includes("→ --confirm")).map((l) =>
+    l.slice(l.indexOf("→ ") + 2)
+  );
+  assert.equal(hints.length, units.length, dry.stdout);
+  const command = [DENO, "run", "--quiet", `--config=${join(PACKAGE_DIR, "deno.json")}`]
+    .concat(PERMISSION_FLAGS.prune, join(PACKAGE_DIR, "prune.ts"), "--yes", "--format", "json")
+    .map(shellWord).join(" ");
+  const run = await runCommand("bash", ["-c", `${command} ${hints.join(" ")}`], {
+    cwd: root,
+    env: { ...ENV, CI: "" },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const applied = JSON.parse(run.stdout).applied.map((a: { path: string }) => a.path).sort();
+  assert.deepEqual(applied, [...units].sort());
+});
+
 Deno.test("prune: names with terminal escapes or bidi controls are quoted and escaped in the y/N prompt and the text", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
