@@ -139,6 +139,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
   // The quote depth and list content column the open paragraph started in.
   let paraDepth = 0;
   let paraIndent = -1;
+  // A list marker with nothing after it (its line, content column and quote depth): the item's
+  // text may start on the next line.
+  let emptyItem = { line: -2, indent: 0, depth: 0 };
   let listIndent = -1;
   let blankBefore = true;
 
@@ -307,12 +310,25 @@ export function parseMarkdown(text: string): MarkdownDoc {
           }
           if (_isBlank(content)) {
             if (task) blocks.push(_block("paragraph", i + 1, [""], undefined, task, true));
+            else emptyItem = { line: i, indent: column, depth };
             continue lineLoop;
           }
           continue;
         }
       }
       break;
+    }
+    if (
+      !para && emptyItem.line === i - 1 && !listItem && indent >= emptyItem.indent &&
+      depth === emptyItem.depth
+    ) {
+      // `-` alone, then `  [x] text`: the item's first paragraph, a task like any other.
+      listItem = true;
+      const t = _taskMarker(content);
+      if (t > 0) {
+        task = content[1] === " " ? "open" : "done";
+        content = content.slice(t);
+      }
     }
     if (!para) {
       para = _block("paragraph", i + 1, [], undefined, task, listItem || undefined);

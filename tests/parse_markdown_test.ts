@@ -27,6 +27,14 @@ Deno.test("parseMarkdown: list and task markers", () => {
     "paragraph:open",
     "paragraph:done",
   ]);
+  // An item whose text starts on the line after its marker is a task like any other; not after
+  // a blank line (the item is empty then), nor lazily left of its content column.
+  assert.deepEqual(kinds("-\n  [x] a\n\n1.\n   [ ] b\n\n-\n\n  [x] c\n\n-\n[x] d\n"), [
+    "paragraph:done",
+    "paragraph:open",
+    "paragraph",
+    "paragraph",
+  ]);
   // Only a bullet or `1.` interrupts a paragraph, and not when empty.
   assert.deepEqual(parseMarkdown("a\n2. b\n*\n1. c\n").blocks.map((b) => b.lines), [
     ["a", "2. b", "*"],
