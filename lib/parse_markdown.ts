@@ -27,7 +27,7 @@ export interface MarkdownBlock {
   lines: string[];
   /** Heading level 1–6 (headings only). */
   level?: number;
-  /** Task-list state, for a paragraph that starts a `- [ ]` / `- [x]` item. */
+  /** Task-list state, for a paragraph (or the heading it became) that starts a `- [ ]` / `- [x]` item. */
   task?: "done" | "open";
   /** Whether the paragraph starts a list item. */
   listItem?: boolean;
@@ -139,9 +139,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
   // The quote depth and list content column the open paragraph started in.
   let paraDepth = 0;
   let paraIndent = -1;
-  // A list marker with nothing after it (its line, content column and quote depth): the item's
-  // text may start on the next line.
-  let emptyItem = { line: -2, indent: 0, depth: 0 };
+  let listDepth = 0; // the quote depth of the list whose content column is listIndent
   let listIndent = -1;
   let blankBefore = true;
 
@@ -218,6 +216,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
       continue;
     }
     let content = chars === 0 ? s : s.slice(chars);
+    // A quote marker the open paragraph does not have opens a block quote, which ends it.
+    if (para && depth > paraDepth) para = _flush(para, blocks, definitions);
     // A line outside the open paragraph's list item or quote can only continue it lazily: never as
     // its setext underline (`- Usage` + `---` is a list and a thematic break).
     const lazy = para !== undefined && (depth < paraDepth || indent < paraIndent);
@@ -259,7 +259,8 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
       if (para && !listItem && !lazy && (first === "=" || first === "-") && _isSetext(content)) {
         const level = content[0] === "=" ? 1 : 2;
-        const heading = _block("heading", para.line, para.lines, level, undefined, undefined);
+        // A task item's text can be a heading: the box stays (GitHub renders both).
+        const heading = _block("heading", para.line, para.lines, level, para.task, undefined);
         heading.raw = para.raw;
         heading.start = para.start;
         heading.end = para.end;
@@ -302,6 +303,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
           listItem = true;
           column += marker + (spaces >= 1 && spaces <= 4 ? spaces : 1);
           listIndent = column;
+          listDepth = depth;
           content = rest;
           const t = _taskMarker(content);
           if (t > 0 && task === undefined) {
@@ -310,7 +312,6 @@ export function parseMarkdown(text: string): MarkdownDoc {
           }
           if (_isBlank(content)) {
             if (task) blocks.push(_block("paragraph", i + 1, [""], undefined, task, true));
-            else emptyItem = { line: i, indent: column, depth };
             continue lineLoop;
           }
           continue;
@@ -318,22 +319,11 @@ export function parseMarkdown(text: string): MarkdownDoc {
       }
       break;
     }
-    if (
-      !para && emptyItem.line === i - 1 && !listItem && indent >= emptyItem.indent &&
-      depth === emptyItem.depth
-    ) {
-      // `-` alone, then `  [x] text`: the item's first paragraph, a task like any other.
-      listItem = true;
-      const t = _taskMarker(content);
-      if (t > 0) {
-        task = content[1] === " " ? "open" : "done";
-        content = content.slice(t);
-      }
-    }
     if (!para) {
       para = _block("paragraph", i + 1, [], undefined, task, listItem || undefined);
       paraDepth = depth;
-      paraIndent = listIndent;
+      // In a list only at the list's own quote depth (`> - a` then `b`: b is outside both).
+      paraIndent = depth === listDepth ? listIndent : -1;
       para.raw = true;
       para.start = start;
     }
@@ -532,8 +522,9 @@ function _taskMarker(s: string): number {
   if (s.charCodeAt(0) !== 0x5b || s.charCodeAt(2) !== 0x5d) return 0;
   const c = s[1];
   if (c !== " " && c !== "x" && c !== "X") return 0;
+  // GitHub (cmark-gfm) wants whitespace after the box: `- [ ]` alone is text, `- [ ] ` a task.
   const spaces = _spaces(s, 3);
-  return spaces > 0 || s.length === 3 ? 3 + spaces : 0;
+  return spaces > 0 ? 3 + spaces : 0;
 }
 
 // How many spaces and tabs start at `from`.

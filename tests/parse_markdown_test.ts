@@ -21,20 +21,17 @@ Deno.test("parseMarkdown: list and task markers", () => {
     ["1234567890. x"],
     ["b"],
   ]);
-  // `[ ]` needs a space, a tab or the end after it to be a task.
-  assert.deepEqual(kinds("- [ ]x\n\n- [ ]\n\n- [x]\tdone\n"), [
+  // `[ ]` needs a space or a tab after it to be a task, as GitHub (cmark-gfm) has it: `- [ ]` alone
+  // is text, `- [ ] ` (a trailing space) a task. Nor is a box on the line after a bare marker.
+  assert.deepEqual(kinds("- [ ]x\n\n- [ ]\n\n- [ ] \n\n- [x]\tdone\n\n-\n  [x] next\n"), [
+    "paragraph",
     "paragraph",
     "paragraph:open",
     "paragraph:done",
-  ]);
-  // An item whose text starts on the line after its marker is a task like any other; not after
-  // a blank line (the item is empty then), nor lazily left of its content column.
-  assert.deepEqual(kinds("-\n  [x] a\n\n1.\n   [ ] b\n\n-\n\n  [x] c\n\n-\n[x] d\n"), [
-    "paragraph:done",
-    "paragraph:open",
-    "paragraph",
     "paragraph",
   ]);
+  // A task item's text that is a setext heading keeps its box.
+  assert.deepEqual(kinds("- [x] t\n  ===\n"), ["heading1:done"]);
   // Only a bullet or `1.` interrupts a paragraph, and not when empty.
   assert.deepEqual(parseMarkdown("a\n2. b\n*\n1. c\n").blocks.map((b) => b.lines), [
     ["a", "2. b", "*"],
@@ -66,6 +63,12 @@ Deno.test("parseMarkdown: a line outside the paragraph's list item or quote is n
   assert.deepEqual(parseMarkdown("> Quote\n===\n").blocks.map((b) => [b.kind, b.lines]), [
     ["paragraph", ["Quote", "==="]],
   ]);
+  // A line opening a quote ends the paragraph before it: no underline for it after that.
+  assert.deepEqual(kinds("- Usage\n  > note\n  ---\n"), ["paragraph", "paragraph"]);
+  assert.deepEqual(kinds("Intro\n> ---\n"), ["paragraph"]);
+  assert.deepEqual(kinds("- [ ] c\n> a\n   ---\n"), ["paragraph:open", "paragraph"]);
+  // A paragraph outside a quoted list is in neither: its underline is one.
+  assert.deepEqual(kinds("> - a\n>\n  b\n===\n"), ["paragraph", "heading1"]);
   // Inside the item or the quote, or after them, it is an underline as ever.
   assert.deepEqual(kinds("- Foo\n  ---\n\n> Bar\n> ===\n\n- a\n\nb\n---\n"), [
     "heading2",
