@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { DochygieneError } from "./dochygiene_error.ts";
 
 /** Options of {@linkcode runGit}. */
@@ -76,7 +76,7 @@ export async function runGit(
     clearEnv: inherited !== undefined,
     env: {
       ...inherited,
-      GIT_CEILING_DIRECTORIES: dirname(cwd),
+      GIT_CEILING_DIRECTORIES: _ceiling(cwd),
       GIT_OPTIONAL_LOCKS: "0",
       GIT_TERMINAL_PROMPT: "0",
       GIT_PAGER: "cat",
@@ -147,17 +147,28 @@ const _REPOSITORY_ENV = new Set([
 
 /**
  * The environment less {@linkcode _REPOSITORY_ENV}. Without permission to read the environment
- * (a library caller), git inherits it whole, as `Deno.Command` passes it on unread.
+ * (a library caller), git inherits it whole, as `Deno.Command` passes it on unread; the
+ * permission is queried, never requested (a prompt in a library call would be a surprise).
  */
 function _inheritedEnv(): Record<string, string> | undefined {
-  let env: Record<string, string>;
-  try {
-    env = Deno.env.toObject();
-  } catch {
-    return undefined;
-  }
+  if (Deno.permissions.querySync({ name: "env" }).state !== "granted") return undefined;
+  const env = Deno.env.toObject();
   for (const name of Object.keys(env)) if (_REPOSITORY_ENV.has(name)) delete env[name];
   return env;
+}
+
+/**
+ * The directories git may not look for a repository in: above `cwd`, as given and as resolved
+ * (git compares the ceiling with its real working directory, and skips relative entries).
+ */
+function _ceiling(cwd: string): string {
+  const given = dirname(resolve(cwd));
+  try {
+    const real = dirname(Deno.realPathSync(cwd));
+    return real === given ? given : `${given}:${real}`;
+  } catch {
+    return given; // not there: git's own error says so
+  }
 }
 
 /**

@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { runGit } from "../lib/run_git.ts";
-import { commitFiles, git, IS_ROOT, tempRepo, writeFiles } from "./_helpers.ts";
+import { join } from "node:path";
+import {
+  commitFiles,
+  DENO,
+  git,
+  IS_ROOT,
+  PACKAGE_DIR,
+  runCommand,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -94,4 +104,23 @@ Deno.test({
       /dubious ownership in repository at '.*'; if you trust it: git config --global --add safe\.directory /,
     );
   },
+});
+
+Deno.test("runGit from a library caller without --allow-env asks for nothing, even on a terminal", async () => {
+  await using repo = await tempRepo();
+  const script = join(repo.path, "caller.ts");
+  await Deno.writeTextFile(
+    script,
+    `import { runGit } from ${JSON.stringify(join(PACKAGE_DIR, "lib/run_git.ts"))};\n` +
+      `console.log((await runGit(Deno.cwd(), ["rev-parse", "--is-inside-work-tree"])).code === 0 ? "ran" : "failed");\n`,
+  );
+  // script(1) gives it a terminal, where Deno would prompt for a permission that is asked for.
+  const command = `${DENO} run --quiet --no-config --allow-read --allow-run=git ${script}`;
+  const run = await runCommand("script", ["-qec", command, "/dev/null"], {
+    cwd: repo.path,
+    stdin: "n\n",
+  });
+  assert.equal(run.code, 0, run.stdout);
+  assert.match(run.stdout, /ran/);
+  assert.doesNotMatch(run.stdout, /Deno requests/);
 });

@@ -689,6 +689,12 @@ Deno.test("scan: a .git that git cannot use, inside another repository, is GIT_F
     /not a git repository.*\.git is not a repository git can use: repair it or remove it$/,
   );
   assert.equal(run.stderr.trim().split("\n").length, 1);
+  // Named through a symlink, whose real parent is the outer repository: refused all the same.
+  await using links = await tempDir();
+  await Deno.symlink(join(outer.path, "sub"), join(links.path, "proj"));
+  const linked = await scan(links.path, ["--no-write", "--root", "proj"]);
+  assert.equal(linked.code, 1, linked.stdout);
+  assert.equal(JSON.parse(linked.stdout).error.code, "GIT_FAILED");
 });
 
 Deno.test("scan: a directory where scan.json belongs is STATE_DIR_INVALID naming it, left as it is, no temp file left", async () => {
