@@ -79,17 +79,30 @@ export function dirEntries(root: string): DirEntries {
     return names;
   };
   // Case-insensitive, segment by segment, through real directories only: for a missing path's
-  // `case` hint. Bounded: names differing only by case are rare, branches of them rarer.
+  // `case` hint. Each directory's names are folded once; bounded: names differing only by case
+  // are rare, branches of them rarer.
+  const folded = new WeakMap<Map<string, _Kind>, Map<string, string[]>>();
+  const twins = new Map<string, boolean>();
   let visits = 0;
   const twin = (segments: string[], i: number, dir: string): boolean => {
     const names = list(dir);
     if (names === undefined || names === none || names === linked || ++visits > _MAX_TWIN_VISITS) {
       return false;
     }
-    const lower = segments[i].toLowerCase();
+    let byLower = folded.get(names);
+    if (byLower === undefined) {
+      byLower = new Map();
+      for (const name of names.keys()) {
+        const lower = name.toLowerCase();
+        const same = byLower.get(lower);
+        if (same === undefined) byLower.set(lower, [name]);
+        else same.push(name);
+      }
+      folded.set(names, byLower);
+    }
     const last = i === segments.length - 1;
-    for (const [name, kind] of names) {
-      if (name.toLowerCase() !== lower || (!last && kind !== _DIR)) continue;
+    for (const name of byLower.get(segments[i].toLowerCase()) ?? []) {
+      if (!last && names.get(name) !== _DIR) continue;
       if (last || twin(segments, i + 1, dir === "" ? name : `${dir}/${name}`)) return true;
     }
     return false;
@@ -117,9 +130,14 @@ export function dirEntries(root: string): DirEntries {
   };
   return Object.assign(lookup, {
     caseTwin: (path: string): boolean => {
-      if (path.length > _MAX_PATH || lookup(path) !== "missing") return false;
-      visits = 0;
-      return twin(path.split("/"), 0, "");
+      let found = twins.get(path);
+      if (found === undefined) {
+        visits = 0;
+        found = path.length <= _MAX_PATH && lookup(path) === "missing" &&
+          twin(path.split("/"), 0, "");
+        twins.set(path, found);
+      }
+      return found;
     },
   });
 }
