@@ -310,23 +310,43 @@ function _show(path: string): string {
 }
 
 /**
- * A candidate's `needs` (`--confirm P`, `… and --extracted P`) as flags to paste into a shell:
- * the path one shell word, joined with `=` when it starts with `-` (else it reads as an option).
+ * A candidate's `needs` (`--confirm P`, `--confirm P and --extracted P`, `--extracted P`) as
+ * flags to paste into a shell: the path one shell word, joined with `=` when it starts with `-`
+ * (else it reads as an option).
  */
 function _pastable(needs: string, path: string): string {
-  const word = _shellWord(path);
-  // A function, not a string: `$'` in a replacement string means "what follows the match".
-  return needs.replaceAll(` ${path}`, () => path.startsWith("-") ? `=${word}` : ` ${word}`);
+  const flag = (name: string) => `--${name}${path.startsWith("-") ? "=" : " "}${_shellWord(path)}`;
+  const flags = needs === `--confirm ${path}`
+    ? ["confirm"]
+    : needs === `--extracted ${path}`
+    ? ["extracted"]
+    : needs === `--confirm ${path} and --extracted ${path}`
+    ? ["confirm", "extracted"]
+    : undefined;
+  return flags === undefined ? needs : flags.map(flag).join(" ");
 }
 
 /**
- * `path` as one shell word: bare when nothing in it is special, `'…'` otherwise, and `$'…'`
- * (bash, zsh) with `\xNN`/`\uXXXX` escapes when it holds a control or bidi character.
+ * `path` as one shell word: bare when nothing in it is special to a shell, `'…'` otherwise, and
+ * `$'…'` (bash, zsh) when it holds a control or bidi character, each written as its UTF-8 bytes
+ * (`\xNN`), which both read back in any locale.
  */
 function _shellWord(path: string): string {
-  if (/^[\w./@%+=:,-]+$/.test(path)) return path;
+  if (/^[\w./@%+:,-][\w./@%+=:,-]*$/.test(path)) return path;
   if (path.search(TERMINAL_UNSAFE) < 0) return `'${path.replaceAll("'", `'\\''`)}'`;
-  return `$'${escapeControls(path.replaceAll("\\", "\\\\").replaceAll("'", "\\'"))}'`;
+  const escaped = path.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replace(
+    TERMINAL_UNSAFE,
+    (c) => _bytesOf(c).map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""),
+  );
+  return `$'${escaped}'`;
+}
+
+/** The bytes of a name's character: UTF-8, or the byte a lone `\udcXX` stands for (decodePath). */
+function _bytesOf(c: string): number[] {
+  const code = c.charCodeAt(0);
+  return c.length === 1 && code >= 0xdc80 && code <= 0xdcff
+    ? [code - 0xdc00]
+    : [...new TextEncoder().encode(c)];
 }
 
 /** The widest first column of the text output's tables. */

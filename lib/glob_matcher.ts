@@ -72,15 +72,20 @@ function _engineGlob(glob: string): string {
  */
 function _posixNegatedClasses(glob: string): string {
   let out = "";
+  let inClass = false;
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
     if (c === "\\") {
       out += glob.slice(i, i + 2);
       i++;
-    } else if (c === "[" && glob[i + 1] === "!") {
-      out += "[^";
-      i++;
+    } else if (!inClass && c === "[") {
+      // Only a class's first character negates it; inside one, `[!` is two members.
+      inClass = true;
+      out += glob[i + 1] === "!" ? "[^" : "[";
+      if (glob[i + 1] === "!") i++;
+      if (glob[i + 1] === "]") out += glob[++i]; // a leading `]` is a member, not the end
     } else {
+      if (c === "]") inClass = false;
       out += c;
     }
   }

@@ -117,6 +117,11 @@ Deno.test("[!…] classes negate, as in gitignore and shells (picomatch alone re
   assert.ok(!isDoc("docs/_draft.md"));
   assert.ok(globMatcher(["[!x]*"])("README.md"));
   assert.ok(globMatcher(["[^x]*"])("README.md"));
+  // Inside a class, `[!` is two members: `[[!]x` matches `[x` and `!x`.
+  assert.ok(globMatcher(["[[!]x"])("!x"));
+  assert.ok(globMatcher(["[[!]x"])("[x"));
+  assert.ok(globMatcher(["[!]]x"])("ax"));
+  assert.ok(!globMatcher(["[!]]x"])("]x"));
   // An escaped `[` (a served_when_path's {name}) stays literal.
   assert.ok(globMatcher(["runs/\\[!a]/"])("runs/[!a]"));
   assert.ok(!globMatcher(["runs/\\[!a]/"])("runs/b"));

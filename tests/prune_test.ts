@@ -914,11 +914,19 @@ function shellWord(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
-Deno.test("prune --format text: each --confirm hint pasted into bash confirms its unit (newline, quote, space, leading -)", async () => {
+Deno.test("prune --format text: each --confirm hint pasted into bash confirms its unit (newline, C1 and bidi controls, quote, space, leading - or =)", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
   await commitRunsRule(root);
-  const units = ["runs/new\nline/", "runs/it's here/", "runs/-lead/", "runs/tab\there$x/"];
+  const units = [
+    "runs/new\nline/",
+    "runs/it's here/",
+    "runs/-lead/",
+    "runs/tab\there$x/",
+    "runs/c1\u0085x/",
+    "runs/bidi\u202ex/",
+    "runs/=eq/",
+  ];
   const past = new Date(OLD);
   for (const unit of units) {
     await writeFiles(root, { [`${unit}a.md`]: "a\n" });
@@ -933,9 +941,10 @@ Deno.test("prune --format text: each --confirm hint pasted into bash confirms it
   const command = [DENO, "run", "--quiet", `--config=${join(PACKAGE_DIR, "deno.json")}`]
     .concat(PERMISSION_FLAGS.prune, join(PACKAGE_DIR, "prune.ts"), "--yes", "--format", "json")
     .map(shellWord).join(" ");
+  // In the C locale too: the escapes are bytes, which need no UTF-8 locale to be read back.
   const run = await runCommand("bash", ["-c", `${command} ${hints.join(" ")}`], {
     cwd: root,
-    env: { ...ENV, CI: "" },
+    env: { ...ENV, CI: "", LC_ALL: "C" },
   });
   assert.equal(run.code, 0, run.stderr);
   const applied = JSON.parse(run.stdout).applied.map((a: { path: string }) => a.path).sort();
