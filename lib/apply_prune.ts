@@ -233,6 +233,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   const committed = approved.filter((c) => inHead.has(c.path));
   const trackedFiles = entries.map((e) => e.path);
   const snapshot = entries.map((e) => e.tagged.subarray(2));
+  let tree: string | null = null;
   let newHead: string | undefined;
   let committing = false;
   let removedTracked = false;
@@ -266,7 +267,6 @@ async function _apply(input: ApplyInput): Promise<Plan> {
 
     // 4. One commit: HEAD minus exactly these units, from a private index. The user's
     //    index and worktree are not touched yet: a crash here loses nothing.
-    let tree: string | null = null;
     if (oldHead !== undefined && committed.length > 0) {
       const env = { GIT_INDEX_FILE: temp.commit };
       await git(["read-tree", oldHead], { env });
@@ -285,6 +285,13 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       files: backupFiles,
     });
     if (tree !== null) {
+      // The commit's tree is oldHead's less the units: on any other parent it would undo that
+      // commit's changes. (A commit landing in the instant between this and git commit is
+      // caught after it, and its commit kept.)
+      const head = _text((await git(["rev-parse", "HEAD"])).stdout);
+      if (head !== oldHead) {
+        throw new Error(`HEAD moved while pruning (a commit landed: ${head}); run prune again`);
+      }
       committing = true;
       // The id comes from git commit's own summary line, never from a later look at HEAD:
       // a hook or another agent may have committed on top of it by then.
@@ -329,6 +336,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       oldHead,
       committing,
       newHead,
+      tree,
       snapshot: removedTracked ? snapshot : [],
       backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
@@ -492,6 +500,8 @@ async function _restore(
     committing: boolean;
     /** The hygiene commit, by the id `git commit` printed. */
     newHead: string | undefined;
+    /** The hygiene commit's tree, once made. */
+    tree: string | null;
     snapshot: Uint8Array[];
     /** The environment that reads the backup (its index and object directory). */
     backupEnv: Record<string, string>;
@@ -513,16 +523,23 @@ async function _restore(
     await attempt("moving HEAD back", async () => {
       const head = _text((await git(["rev-parse", "HEAD"])).stdout);
       if (state.newHead === undefined) {
-        if (head !== state.oldHead) {
+        if (head === state.oldHead) return;
+        // git commit failed; HEAD moved all the same: someone's commit, unless it has our tree.
+        const tree = _text((await git(["rev-parse", `${head}^{tree}`])).stdout);
+        if (tree === state.tree) {
           throw new Error(`HEAD is now ${head}; see git log whether it is the hygiene commit`);
         }
+        headNote = `; HEAD moved meanwhile (a commit landed: ${head}) and was left alone`;
       } else if (head === state.newHead) {
+        // Back to the commit it was made on: oldHead, or a commit that landed just before it,
+        // which is someone's work and stays.
+        const parent = _text((await git(["rev-parse", `${state.newHead}^`])).stdout);
         await git([
           "update-ref",
           "-m",
           "dochygiene: undo a failed prune",
           "HEAD",
-          state.oldHead!,
+          parent,
           state.newHead,
         ]);
       } else if (head !== state.oldHead) {
@@ -802,8 +819,26 @@ async function _recover(
       files = files.filter((f) => !tracked.has(f));
       snapshot = [];
       done.push(`its commit ${commit} is under HEAD (now ${head}) and stays`);
-    } else if (head !== journal.old_head) {
-      done.push(`HEAD has moved since (now ${head}), so it was left alone`);
+    } else if (head !== journal.old_head && head !== "") {
+      // Its commit on a commit that landed meanwhile (its tree undoes that one's changes)?
+      const [tree, parents, subject] = _text(
+        (await git(["log", "-1", "--no-show-signature", "--format=%T%x00%P%x00%s", head])).stdout,
+      ).split("\0");
+      if (
+        tree === journal.tree && !parents.includes(" ") && subject.startsWith("dochygiene: prune")
+      ) {
+        await git([
+          "update-ref",
+          "-m",
+          "dochygiene: undo an interrupted prune",
+          "HEAD",
+          parents,
+          head,
+        ]);
+        done.push(`HEAD moved back from its unfinished commit ${head} to ${parents}`);
+      } else {
+        done.push(`HEAD has moved since (now ${head}), so it was left alone`);
+      }
     }
   }
   if (snapshot.length > 0) {

@@ -165,6 +165,73 @@ Deno.test("apply: a failing pre-commit hook restores every removed file, HEAD un
   await git(root, ["fsck", "--no-progress"]);
 });
 
+Deno.test("apply: a commit that lands just before the hygiene commit (another agent) stays; HEAD goes back to it, never past it", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await using bin = await tempDir();
+  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" })
+    .output()).stdout;
+  const git_ = new TextDecoder().decode(real).trim();
+  // A git that, when the hygiene commit is about to be made, first lets "the user" commit.
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+case " $* " in *" --cleanup=whitespace "*)
+  if [ ! -e "${bin.path}/landed" ]; then
+    : > "${bin.path}/landed"
+    echo "mine" > user.md
+    env -u GIT_INDEX_FILE "${git_}" add user.md
+    env -u GIT_INDEX_FILE "${git_}" -c user.email=u@x -c user.name=U commit -q -m "user work"
+  fi;;
+esac
+exec "${git_}" "$@"
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+  const path = Deno.env.get("PATH") ?? "";
+  Deno.env.set("PATH", `${bin.path}:${path}`);
+  let err: unknown;
+  try {
+    err = await apply(root).catch((e) => e);
+  } finally {
+    Deno.env.set("PATH", path);
+  }
+  assert.ok(err instanceof DochygieneError);
+  assert.equal(err.code, "PRUNE_FAILED");
+  assert.match(err.message, /HEAD moved while pruning/);
+  // The user's commit is HEAD, with its file; nothing of the units was deleted.
+  assert.equal((await git(root, ["log", "-1", "--format=%s"])).trim(), "user work");
+  assert.equal(await Deno.readTextFile(join(root, "user.md")), "mine\n");
+  assert.equal(await git(root, ["ls-tree", "--name-only", "HEAD", "--", "user.md"]), "user.md\n");
+  assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
+  assert.match(await git(root, ["ls-files", "--", "runs/old-1"]), /report\.md/);
+  await git(root, ["fsck", "--no-progress"]);
+});
+
+Deno.test("apply: a commit that lands during git commit fails it; the run says HEAD moved, not that restoring failed", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": "#!/bin/sh\necho mine > user.md\n" +
+      "env -u GIT_INDEX_FILE git add user.md\n" +
+      "env -u GIT_INDEX_FILE git -c user.email=u@x -c user.name=U commit -q --no-verify -m 'user work'\n",
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  const err = await apply(root).catch((e) => e);
+  assert.ok(err instanceof DochygieneError);
+  assert.equal(err.code, "PRUNE_FAILED");
+  assert.match(
+    err.message,
+    /the index and files are as before; HEAD moved meanwhile \(a commit landed: [0-9a-f]{40}\) and was left alone/,
+  );
+  assert.equal((await git(root, ["log", "-1", "--format=%s"])).trim(), "user work");
+  assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
+  // Nothing kept for a next run to roll back.
+  assert.deepEqual(
+    [...Deno.readDirSync(join(root, ".dochygiene"))].filter((e) => e.name.startsWith("prune")),
+    [],
+  );
+});
+
 Deno.test("apply: a hook that sneaks another change into the commit is caught and everything rolled back", async () => {
   await using repo = await fixture();
   const root = repo.path;

@@ -566,6 +566,53 @@ Deno.test("prune --yes killed right after its commit is rolled back by the next 
   await git(root, ["fsck", "--no-progress"]);
 });
 
+Deno.test("prune --yes killed after its commit landed on another agent's commit: the next run moves HEAD back to that commit, which stays", async () => {
+  await using repo = await agentRepo();
+  const root = repo.path;
+  await using bin = await tempDir();
+  const git_ = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).output())
+      .stdout,
+  ).trim();
+  // Just before the hygiene commit, "another agent" commits (once).
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+case " $* " in *" --cleanup=whitespace "*)
+  if [ ! -e "${bin.path}/landed" ]; then
+    : > "${bin.path}/landed"
+    echo "mine" > user.md
+    env -u GIT_INDEX_FILE "${git_}" add user.md
+    env -u GIT_INDEX_FILE "${git_}" -c core.hooksPath=/dev/null -c user.email=u@x -c user.name=U commit -q -m "user work"
+  fi;;
+esac
+exec "${git_}" "$@"
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+  await killPruneInHook(root, "post-commit");
+  const killed = await prune(root, ["--yes"], {
+    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
+  });
+  assert.equal(killed.code, 137);
+  // The unfinished hygiene commit sits on the agent's commit, its tree undoing that one.
+  assert.match(await git(root, ["log", "-1", "--format=%s"]), /^dochygiene: prune/);
+  assert.equal((await git(root, ["log", "-1", "--format=%s", "HEAD^"])).trim(), "user work");
+  const agent = (await git(root, ["rev-parse", "HEAD^"])).trim();
+
+  await Deno.remove(join(root, ".git/hooks/post-commit"));
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(
+    result.warnings.some((w: string) => w.includes(`to ${agent}`)),
+    result.warnings.join("\n"),
+  );
+  assert.equal((await git(root, ["rev-parse", "HEAD^"])).trim(), agent);
+  assert.equal(await git(root, ["ls-tree", "--name-only", "HEAD", "--", "user.md"]), "user.md\n");
+  assert.equal(await Deno.readTextFile(join(root, "user.md")), "mine\n");
+  await git(root, ["fsck", "--no-progress"]);
+});
+
 Deno.test("prune --yes with git's index.lock present (a killed git) is refused clearly (exit 1), nothing changed", async () => {
   await using repo = await agentRepo();
   const root = repo.path;
