@@ -358,9 +358,17 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   }
 
   for (const c of approved) {
-    const how = c.tracked
-      ? inHead.has(c.path) && newHead !== undefined ? "git rm" : "git rm (never committed)"
-      : "removed (untracked)";
+    // Files only staged were in no commit: git revert cannot give them back.
+    const staged = entries.filter((e) => e.unit === c.path && !headFiles.has(e.path)).length;
+    const how = !c.tracked
+      ? "removed (untracked)"
+      : !inHead.has(c.path) || newHead === undefined
+      ? "git rm (never committed)"
+      : staged > 0
+      ? `git rm (${staged} staged file${staged === 1 ? "" : "s"} never committed: no revert gives ${
+        staged === 1 ? "it" : "them"
+      } back)`
+      : "git rm";
     plan.applied.push({ path: c.path, how });
   }
   plan.applied.sort((a, b) => byCodePoint(a.path, b.path));

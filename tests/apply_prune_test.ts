@@ -320,6 +320,18 @@ Deno.test("apply: a directory unit with one modified file needs --confirm; confi
   ]);
 });
 
+Deno.test("apply: a confirmed unit holding a file staged but never committed says so: no revert gives it back", async () => {
+  await using repo = await fixture();
+  const root = repo.path;
+  await writeFiles(root, { "runs/old-1/analysis.md": "# only staged\n" });
+  await git(root, ["add", "runs/old-1/analysis.md"]);
+  const result = await apply(root, { confirm: ["runs/old-1/"] });
+  assert.deepEqual(result.applied.find((a) => a.path === "runs/old-1/"), {
+    path: "runs/old-1/",
+    how: "git rm (1 staged file never committed: no revert gives it back)",
+  });
+});
+
 Deno.test("apply: untracked units are removed only when confirmed, and after the commit", async () => {
   await using repo = await fixture();
   const root = repo.path;
