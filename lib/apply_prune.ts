@@ -172,8 +172,11 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
   }
   // The repository's own objects: read by the backup, never written (they would stay for good).
-  const objects = resolve(root, _text((await git(["rev-parse", "--git-path", "objects"])).stdout));
-  const recovered = await _recover(git, root, stateDir, objects);
+  const [objectsPath, gitDir] = _text(
+    (await git(["rev-parse", "--git-path", "objects", "--absolute-git-dir"])).stdout,
+  ).split("\n");
+  const objects = resolve(root, objectsPath);
+  const recovered = await _recover(git, { root, stateDir, objects, gitDir });
   const { plan, collection } = await input.replan();
   plan.warnings.push(...recovered);
   for (const c of plan.candidates) {
@@ -224,6 +227,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     commit: join(stateDir, `prune-${tag}.commit.index`),
     untracked: join(stateDir, `prune-${tag}.untracked.index`),
     message: join(stateDir, `prune-${tag}.message.txt`),
+    worktree: join(stateDir, `prune-${tag}.worktree`),
     journal: join(stateDir, PRUNE_JOURNAL_FILE),
   };
   const backupEnv = (indexFile: string) => _backupEnv(indexFile, temp.objects, objects);
@@ -234,6 +238,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   const trackedFiles = entries.map((e) => e.path);
   const snapshot = entries.map((e) => e.tagged.subarray(2));
   let tree: string | null = null;
+  let raw: _RawBackup = { files: [], oids: [] };
   let newHead: string | undefined;
   let committing = false;
   let removedTracked = false;
@@ -250,12 +255,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     // 3. Backup: exact bytes of every file of the approved units, as blobs in a private index
     //    and a private object directory.
     await Deno.mkdir(temp.objects);
-    await git(["update-index", "--add", "--remove", "-z", "--stdin"], {
-      stdin: _nul(backupFiles),
-      env: backupEnv(temp.backup),
-      // It lives for one apply: stored uncompressed, a large file is backed up ~5x faster.
-      config: { "core.looseCompression": "0", "pack.compression": "0" },
-    });
+    raw = await _backUp(git, root, backupFiles, backupEnv(temp.backup));
     // An auto unit must still match HEAD (git rm -n refuses otherwise, changing nothing).
     const auto = new Set(approved.filter((c) => c.tier === "auto").map((c) => c.path));
     const autoFiles = entries.filter((e) => auto.has(e.unit)).map((e) => e.path);
@@ -283,6 +283,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       objects: names.objects,
       snapshot: Buffer.from(_join0(snapshot)).toString("base64"),
       files: backupFiles,
+      raw: raw.files,
     });
     if (tree !== null) {
       // The commit's tree is oldHead's less the units: on any other parent it would undo that
@@ -314,9 +315,12 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     //    no index entry added, changed or dropped, no file's bytes.
     const drift = _indexDrift(entries, await _readIndex(git, unitOf));
     if (drift !== undefined) throw new Error(`${drift} while pruning; run prune again`);
+    // Files backed up byte for byte are compared byte for byte (diff-files would convert them).
+    const exact = new Set(raw.files);
     const changed = _text(
       (await git(["diff-files", "--name-only", "-z"], { env: backupEnv(temp.backup) })).stdout,
-    ).split("\0").filter(Boolean);
+    ).split("\0").filter((p) => p !== "" && !exact.has(p));
+    changed.push(...await _changedBytes(git, raw));
     if (changed.length > 0) {
       throw new Error(`${changed[0]} changed while pruning; run prune again`);
     }
@@ -340,6 +344,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       snapshot: removedTracked ? snapshot : [],
       backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
+      exact: { root, files: raw.files, gitDir, worktree: temp.worktree },
     });
     keepBackup = !complete;
     const reason = err instanceof Error ? err.message : String(err);
@@ -514,6 +519,8 @@ async function _restore(
     /** The environment that reads the backup (its index and object directory). */
     backupEnv: Record<string, string>;
     files: string[];
+    /** Which of them were backed up byte for byte, and how to check them out so. */
+    exact: _Exact;
   },
 ): Promise<{ undone: string; complete: boolean }> {
   const problems: string[] = [];
@@ -565,11 +572,7 @@ async function _restore(
   if (state.files.length > 0) {
     await attempt(
       "restoring the files",
-      () =>
-        git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
-          stdin: _nul(state.files),
-          env: state.backupEnv,
-        }),
+      () => _checkOut(git, state.files, state.backupEnv, state.exact),
     );
     await attempt(
       "refreshing the index",
@@ -685,6 +688,133 @@ function _indexDrift(before: readonly _Entry[], now: _Index): string | undefined
  * come from) `store` under the state directory, with the repository's own
  * `objects` readable as an alternate, so a backup never grows `.git`.
  */
+/** The files a backup holds byte for byte, and their blobs' ids, in the same order. */
+interface _RawBackup {
+  files: string[];
+  oids: string[];
+}
+
+/**
+ * Backs up `files` into the private index and object directory of `env`: regular files as
+ * their exact bytes (`hash-object --no-filters`: no end-of-line conversion, no clean filter,
+ * whatever the attributes say), the rest (symlinks, and names holding a line break, which
+ * `--stdin-paths` cannot carry) as `update-index --add` stores them.
+ */
+async function _backUp(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  root: string,
+  files: readonly string[],
+  env: Record<string, string>,
+): Promise<_RawBackup> {
+  const raw: _RawBackup = { files: [], oids: [] };
+  const modes: string[] = [];
+  const rest: string[] = [];
+  for (const file of files) {
+    let info: Deno.FileInfo | undefined;
+    try {
+      info = Deno.lstatSync(join(root, file));
+    } catch {
+      // Gone: update-index --remove leaves it out, and the drift check says so.
+    }
+    if (info?.isFile && !file.includes("\n")) {
+      raw.files.push(file);
+      modes.push((info.mode ?? 0) & 0o100 ? "100755" : "100644");
+    } else {
+      rest.push(file);
+    }
+  }
+  // It lives for one apply: stored uncompressed, a large file is backed up ~5x faster.
+  const config = { "core.looseCompression": "0", "pack.compression": "0" };
+  if (raw.files.length > 0) {
+    raw.oids = await _hashed(git, raw.files, { env, config, write: true });
+    await git(["update-index", "-z", "--index-info"], {
+      stdin: raw.files.map((f, i) => `${modes[i]} ${raw.oids[i]}\t${f}\0`).join(""),
+      env,
+    });
+  }
+  if (rest.length > 0) {
+    await git(["update-index", "--add", "--remove", "-z", "--stdin"], {
+      stdin: _nul(rest),
+      env,
+      config,
+    });
+  }
+  return raw;
+}
+
+/** The blob ids of `files`' exact bytes (`hash-object --no-filters`), written to `env`'s store with `write`. */
+async function _hashed(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  files: readonly string[],
+  options: { env?: Record<string, string>; config?: Record<string, string>; write?: boolean } = {},
+): Promise<string[]> {
+  const args = ["hash-object", ...(options.write ? ["-w"] : []), "--no-filters", "--stdin-paths"];
+  const out = await git(args, {
+    stdin: files.map((f) => `${f}\n`).join(""),
+    env: options.env,
+    config: options.config,
+  });
+  return _text(out.stdout).split("\n");
+}
+
+/** The byte-for-byte backed-up files whose bytes changed (or that are gone) since. */
+async function _changedBytes(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  raw: _RawBackup,
+): Promise<string[]> {
+  if (raw.files.length === 0) return [];
+  let now: string[];
+  try {
+    now = await _hashed(git, raw.files);
+  } catch {
+    return [raw.files[0]]; // one cannot be read any more
+  }
+  return raw.files.filter((_, i) => now[i] !== raw.oids[i]);
+}
+
+/** What {@linkcode _checkOut} needs to give files back byte for byte. */
+interface _Exact {
+  /** The worktree root. */
+  root: string;
+  /** The files backed up byte for byte. */
+  files: readonly string[];
+  /** The repository's git directory (absolute). */
+  gitDir: string;
+  /** An empty directory of ours to name as the worktree while checking out. */
+  worktree: string;
+}
+
+/**
+ * Gives `files` back from the backup read by `env`. Those backed up byte for byte are checked
+ * out with no conversion: git is told that an empty directory of ours is the worktree (so no
+ * `.gitattributes` of the project applies) and writes them under the root with `--prefix`,
+ * with `core.autocrlf` off and no global attributes file. The others as git checks them out.
+ */
+async function _checkOut(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  files: readonly string[],
+  env: Record<string, string>,
+  exact: _Exact,
+): Promise<void> {
+  const byteForByte = new Set(exact.files);
+  const plain = files.filter((f) => !byteForByte.has(f));
+  const raw = files.filter((f) => byteForByte.has(f));
+  if (plain.length > 0) {
+    await git(["checkout-index", "-f", "-q", "-z", "--stdin"], { stdin: _nul(plain), env });
+  }
+  if (raw.length === 0) return;
+  await Deno.mkdir(exact.worktree, { recursive: true });
+  try {
+    await git(["checkout-index", "-f", "-q", "-z", "--stdin", `--prefix=${exact.root}/`], {
+      stdin: _nul(raw),
+      env: { ...env, GIT_DIR: exact.gitDir, GIT_WORK_TREE: exact.worktree },
+      config: { "core.autocrlf": "false", "core.attributesFile": "/dev/null" },
+    });
+  } finally {
+    await _removed(exact.worktree);
+  }
+}
+
 function _backupEnv(indexFile: string, store: string, objects: string): Record<string, string> {
   return {
     GIT_INDEX_FILE: indexFile,
@@ -748,6 +878,8 @@ interface _Journal {
   snapshot: string;
   /** Every file of the approved units. */
   files: string[];
+  /** Those backed up byte for byte (restored with no conversion); absent in older journals. */
+  raw?: string[];
 }
 
 async function _writeJournal(path: string, journal: _Journal): Promise<void> {
@@ -766,10 +898,9 @@ async function _writeJournal(path: string, journal: _Journal): Promise<void> {
  */
 async function _recover(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
-  root: string,
-  stateDir: string,
-  objects: string,
+  where: { root: string; stateDir: string; objects: string; gitDir: string },
 ): Promise<string[]> {
+  const { root, stateDir, objects, gitDir } = where;
   const path = join(stateDir, PRUNE_JOURNAL_FILE);
   let journal: _Journal;
   try {
@@ -864,9 +995,12 @@ async function _recover(
     if (!(await pathExists(join(root, file)))) missingFiles.push(file);
   }
   if (missingFiles.length > 0) {
-    await git(["checkout-index", "-f", "-q", "-z", "--stdin"], {
-      stdin: _nul(missingFiles),
-      env: _backupEnv(backup, store, objects),
+    await _checkOut(git, missingFiles, _backupEnv(backup, store, objects), {
+      root,
+      // A journal from before exact backups names none.
+      files: Array.isArray(journal.raw) ? journal.raw : [],
+      gitDir,
+      worktree: join(stateDir, "prune-recover.worktree"),
     });
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
     done.push(`${missingFiles.length} files restored`);

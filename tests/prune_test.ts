@@ -613,6 +613,73 @@ exec "${git_}" "$@"
   await git(root, ["fsck", "--no-progress"]);
 });
 
+/**
+ * A repository whose untracked unit `runs/r0/` holds files git would convert: CRLF under
+ * `core.autocrlf input`, and a secret under a redacting clean filter. Returns the exact bytes.
+ */
+async function convertingRepo(root: string): Promise<Record<string, string>> {
+  await commitRunsRule(root);
+  await git(root, ["config", "core.autocrlf", "input"]);
+  await git(root, ["config", "filter.redact.clean", "sed s/token=.*/token=REDACTED/"]);
+  await git(root, ["config", "filter.redact.smudge", "cat"]);
+  await commitFiles(root, { ".gitattributes": "secret.md filter=redact\n" }, OLD);
+  const files = { "runs/r0/win.md": "a\r\nb\r\n", "runs/r0/secret.md": "token=hunter2\n" };
+  await writeFiles(root, files);
+  const past = new Date(OLD);
+  for (const p of [...Object.keys(files), "runs/r0"]) await Deno.utime(join(root, p), past, past);
+  return files;
+}
+
+/** A git that runs the real one, then, for the removal of untracked files, does `then`. */
+async function gitShim(dir: string, then: string): Promise<string> {
+  const real = new TextDecoder().decode(
+    (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).output())
+      .stdout,
+  ).trim();
+  await writeFiles(dir, {
+    git: `#!/bin/sh
+"${real}" "$@"; code=$?
+case "$GIT_INDEX_FILE" in *.untracked.index) ${then};; esac
+exit $code
+`,
+  });
+  await Deno.chmod(join(dir, "git"), 0o755);
+  return `${dir}:${Deno.env.get("PATH") ?? ""}`;
+}
+
+Deno.test("prune --yes failing after untracked files went gives them back byte for byte (no eol conversion, no clean filter)", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "exit 1"),
+  });
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
+  for (const [path, content] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
+  }
+});
+
+Deno.test("prune --yes killed after untracked files went: the next run gives them back byte for byte", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "kill -9 $PPID"),
+  });
+  assert.equal(killed.code, 137);
+  await assert.rejects(Deno.lstat(join(root, "runs/r0/win.md")));
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(JSON.parse(run.stdout).warnings.some((w: string) => /2 files restored/.test(w)));
+  for (const [path, content] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
+  }
+});
+
 Deno.test("prune --yes with git's index.lock present (a killed git) is refused clearly (exit 1), nothing changed", async () => {
   await using repo = await agentRepo();
   const root = repo.path;
