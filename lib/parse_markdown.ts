@@ -260,8 +260,10 @@ export function parseMarkdown(text: string): MarkdownDoc {
       if (para && !listItem && !lazy && (first === "=" || first === "-") && _isSetext(content)) {
         const level = content[0] === "=" ? 1 : 2;
         // A task item's text can be a heading: the box stays (GitHub renders both).
-        const heading = _block("heading", para.line, para.lines, level, para.task, undefined);
-        heading.raw = para.raw;
+        // Its text ends with each line (trailing spaces, a hard break, are not in the slug).
+        const lines = para.lines.map((l) => l.trimEnd());
+        const heading = _block("heading", para.line, lines, level, para.task, undefined);
+        heading.raw = para.raw && lines.every((l, k) => l === para!.lines[k]);
         heading.start = para.start;
         heading.end = para.end;
         para = undefined;
@@ -663,15 +665,30 @@ function _definitionDestination(rest: string): string | undefined {
   if (rest.startsWith("<")) {
     const close = rest.indexOf(">");
     if (close < 0 || rest.slice(1, close).includes("<")) return undefined;
-    const after = rest.slice(close + 1);
-    if (after !== "" && !/^[ \t]+["'(]/.test(after)) return undefined;
-    return rest.slice(1, close);
+    return _titleOnly(rest.slice(close + 1)) ? rest.slice(1, close) : undefined;
   }
   const m = /^\S+/.exec(rest);
   if (!m || !_balanced(m[0])) return undefined;
-  const after = rest.slice(m[0].length);
-  if (after !== "" && !/^[ \t]+["'(]/.test(after)) return undefined;
-  return m[0];
+  return _titleOnly(rest.slice(m[0].length)) ? m[0] : undefined;
+}
+
+/**
+ * Whether what follows a definition's destination is nothing, or whitespace and a title closed
+ * on this line with nothing after it (`[a]: b.md "t" x` is a paragraph, as `[a]: b.md "t`).
+ */
+function _titleOnly(after: string): boolean {
+  if (after === "") return true;
+  if (after[0] !== " " && after[0] !== "\t") return false;
+  const title = after.trimStart();
+  const open = title[0];
+  const close = open === "(" ? ")" : open;
+  if (open !== '"' && open !== "'" && open !== "(") return false;
+  for (let i = 1; i < title.length; i++) {
+    if (title[i] === "\\") i++;
+    else if (title[i] === close) return title.slice(i + 1).trim() === "";
+    else if (open === "(" && title[i] === "(") return false;
+  }
+  return false;
 }
 
 // Whether a bare destination's unescaped parentheses balance (CommonMark requires it).

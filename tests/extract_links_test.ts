@@ -207,6 +207,17 @@ Deno.test("extractLinks: a definition's bare destination needs balanced parenthe
   assert.deepEqual(targets("[a]: a(1).md\n\n[b]: b(.md\n"), ["a(1).md"]);
 });
 
+Deno.test("extractLinks: a definition's title must close on its line with nothing after it", () => {
+  const dests = (md: string) => extractLinks(md).map((l) => l.target);
+  assert.deepEqual(dests("[a]: b.md \"t\"\n[c]: <d e.md> 't'\n[f]: g.md (t)\n"), [
+    "b.md",
+    "d e.md",
+    "g.md",
+  ]);
+  // Not definitions: an unclosed title, text after it (a CHANGELOG line: `- [x]: add "y" option`).
+  assert.deepEqual(dests('[a]: b.md "t" x\n\n[c]: d.md "t\n\n- [`x`]: add "y" option (#1)\n'), []);
+});
+
 Deno.test("extractLinks: definitions after the links they follow are sorted in by line", () => {
   assert.deepEqual(extractLinks("[a](a.md)\n\n[r]: r.md\n\n[b](b.md) [c](c.md)\n"), [
     { line: 1, target: "a.md", kind: "inline" },
