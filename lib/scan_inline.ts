@@ -6,6 +6,8 @@
  * @module
  */
 
+import { htmlEntity } from "./html_entities.ts";
+
 /** A link or image found by {@linkcode scanInline}. */
 export interface InlineLink {
   /** Offset of the opening `[` (or `!`) in the scanned text. */
@@ -73,22 +75,6 @@ const CLOSE_TAG = /^<\/[A-Za-z][A-Za-z0-9-]*\s*>$/;
 const ATTRIBUTES = /([A-Za-z_:][\w.:-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 const ENTITY = /&(?:#[xX]([0-9A-Fa-f]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/y;
 const ENTITIES = new RegExp(ENTITY.source, "g");
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  copy: "©",
-  reg: "®",
-  trade: "™",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  laquo: "«",
-  raquo: "»",
-};
 // A run of link destination characters with no meaning of their own: anything but controls,
 // space, `\`, `(` and `)`.
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
@@ -259,15 +245,15 @@ export function normalizeLabel(label: string): string {
 }
 
 /**
- * Decodes numeric character references and a few common named entities
- * (`&amp;`, `&lt;`, `&nbsp;`, …); unknown names stay as written.
+ * Decodes numeric character references and HTML's named ones (`&amp;`,
+ * `&middot;`, `&eacute;`, … all of them); unknown names stay as written.
  *
  * @example
  * ```ts
  * import { decodeEntities } from "./scan_inline.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(decodeEntities("a&amp;b &#x41;&#66; &bogus;"), "a&b AB &bogus;");
+ * assert.equal(decodeEntities("a&amp;b &#x41;&#66; &middot; &bogus;"), "a&b AB · &bogus;");
  * ```
  */
 export function decodeEntities(s: string): string {
@@ -276,7 +262,7 @@ export function decodeEntities(s: string): string {
 }
 
 function _entity(whole: string, hex?: string, dec?: string, name?: string): string {
-  if (name !== undefined) return NAMED_ENTITIES[name] ?? whole;
+  if (name !== undefined) return htmlEntity(name) ?? whole;
   const code = hex !== undefined ? parseInt(hex, 16) : Number(dec);
   if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return "\ufffd";
   return String.fromCodePoint(code);

@@ -68,6 +68,15 @@ Deno.test("GithubSlugger: duplicates get -1, -2; an existing -1 is skipped over"
 Deno.test("headingAnchors: ATX and setext headings, closing hashes, duplicates across kinds", () => {
   const md = "# Title #\n\nTitle\n=====\n\nSub\n---\n\n## Sub ##\n\n#NoSpace is not a heading\n";
   assert.deepEqual([...headingAnchors(md)], ["title", "title-1", "sub", "sub-1"]);
+  // Every HTML named entity is decoded first, as GitHub renders it.
+  assert.deepEqual(
+    [...headingAnchors("# a &middot; b\n\n# Caf&eacute; &rarr; x\n\n# &bogus; y\n")],
+    [
+      "a--b",
+      "café--x",
+      "bogus-y",
+    ],
+  );
   // A setext heading's trailing spaces (a hard break too) are not in its slug.
   assert.deepEqual([...headingAnchors("Title \n=====\n\nFoo  \nbar\n---\n")], ["title", "foobar"]);
 });
