@@ -228,12 +228,16 @@ export function parseMarkdown(text: string): MarkdownDoc {
     ) listIndent = -1;
     const wasBlank = blankBefore;
     blankBefore = false;
-    if (!para && indent >= Math.max(listIndent, 0) + 4) continue; // indented code
+    // Indented 4 or more past the container: code, or with a paragraph open, its text (no
+    // block starts there: `p` then `    ---` is no heading).
+    const indented = indent >= Math.max(listIndent, 0) + 4;
+    if (!para && indented) continue; // indented code
     let listItem = false;
     let task: "done" | "open" | undefined;
     let column = indent;
     let otherAt = -2; // see _lastOtherThanBreak (-2: not known yet)
     for (;;) {
+      if (indented) break;
       const first = content[0];
       if (first === ">" && listItem) {
         content = content.replace(QUOTE_MARKER, "");
@@ -297,7 +301,11 @@ export function parseMarkdown(text: string): MarkdownDoc {
       if (marker > 0) {
         const spaces = _spaces(content, marker);
         const rest = content.slice(marker + spaces);
-        const inList = listItem || !para || para.listItem || wasBlank;
+        // A marker interrupts no paragraph: after a blank line, at the start, nested in this
+        // line's item, as the next item of the paragraph's list (left of its text), or outside
+        // the quote the paragraph is in. Nested in the paragraph's item, it does (below).
+        const inList = listItem || !para || wasBlank || depth < paraDepth ||
+          (para.listItem === true && indent < listIndent);
         // Only a bullet or `1.`/`1)` may interrupt a paragraph, and only with content.
         const bulletOrOne = marker === 1 || (marker === 2 && content[0] === "1");
         if (inList || (bulletOrOne && !_isBlank(rest))) {

@@ -32,6 +32,23 @@ Deno.test("parseMarkdown: list and task markers", () => {
   ]);
   // A task item's text that is a setext heading keeps its box.
   assert.deepEqual(kinds("- [x] t\n  ===\n"), ["heading1:done"]);
+  // A list nested in a paragraph's item interrupts it only as a bullet or `1.`; the next item of
+  // its list, or a list after the quote the paragraph is in, always starts.
+  assert.deepEqual(kinds("- e\n  2) [x] t\n\n- a\n- b\n  1. [x] c\n\n>x\n3) [X] y\n"), [
+    "paragraph",
+    "paragraph",
+    "paragraph",
+    "paragraph:done",
+    "paragraph",
+    "paragraph:done",
+  ]);
+  // A line indented 4 or more past its container continues an open paragraph as text.
+  assert.deepEqual(kinds("6\n    - [x] t\n\np\n    ---\n\nq\n    ```\n# H\n"), [
+    "paragraph",
+    "paragraph",
+    "paragraph",
+    "heading1",
+  ]);
   // Only a bullet or `1.` interrupts a paragraph, and not when empty.
   assert.deepEqual(parseMarkdown("a\n2. b\n*\n1. c\n").blocks.map((b) => b.lines), [
     ["a", "2. b", "*"],
