@@ -461,9 +461,17 @@ function _container(listIndent: number, column: number): number {
   return listIndent >= 0 && column >= listIndent ? listIndent : 0;
 }
 
+// Whether the line starts a block that interrupts a paragraph: a fence, an ATX heading, an HTML
+// block of the kinds that may, or a thematic break (`` `x` y `` or `#tag` are text).
 function _startsBlock(content: string): boolean {
   const c = content[0];
-  return c === "`" || c === "~" || c === "#" || c === "<" || _isThematicBreak(content);
+  if (c === "`" || c === "~") {
+    const f = FENCE_OPEN.exec(content);
+    return f !== null && !(f[1][0] === "`" && f[2].includes("`"));
+  }
+  if (c === "#") return _isAtx(content);
+  if (c === "<") return HTML_STARTS.some(([re, , interrupts]) => interrupts && re.test(content));
+  return _isThematicBreak(content);
 }
 
 function _quoted(s: string): boolean {

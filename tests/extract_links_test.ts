@@ -218,6 +218,14 @@ Deno.test("extractLinks: a definition's title must close on its line with nothin
   assert.deepEqual(dests('[a]: b.md "t" x\n\n[c]: d.md "t\n\n- [`x`]: add "y" option (#1)\n'), []);
 });
 
+Deno.test("extractLinks: a lazy line that only looks like a block start (`x`, #tag, <span>) keeps the list", () => {
+  for (const lazy of ["`x` y", "#tag y", "<span>y</span>"]) {
+    assert.deepEqual(targets(`- a\n${lazy}\n\n    [l](x.md)\n`), ["x.md"], lazy);
+  }
+  // A real fence there ends it: the link is then in indented code.
+  assert.deepEqual(targets("- a\n```\n\n    [l](x.md)\n"), []);
+});
+
 Deno.test("extractLinks: definitions after the links they follow are sorted in by line", () => {
   assert.deepEqual(extractLinks("[a](a.md)\n\n[r]: r.md\n\n[b](b.md) [c](c.md)\n"), [
     { line: 1, target: "a.md", kind: "inline" },
