@@ -141,6 +141,13 @@ export function parseMarkdown(text: string): MarkdownDoc {
   let paraIndent = -1;
   let listDepth = 0; // the quote depth of the list whose content column is listIndent
   let listIndent = -1;
+  // The content columns of the open list items, outermost first (listIndent is the last).
+  const listStack: number[] = [];
+  // Closes the items whose content column is right of `indent`.
+  const leaveItems = (indent: number) => {
+    while (listStack.length > 0 && indent < listStack[listStack.length - 1]) listStack.pop();
+    listIndent = listStack.length > 0 ? listStack[listStack.length - 1] : -1;
+  };
   let blankBefore = true;
 
   lineLoop: for (
@@ -185,7 +192,7 @@ export function parseMarkdown(text: string): MarkdownDoc {
       blank = chars === s.length;
       if (open && (fence ?? html) && (depth < open.depth || (!blank && indent < open.indent))) {
         fence = html = undefined;
-        listIndent = -1;
+        leaveItems(indent);
         if (depth === quotes) {
           quotes = Infinity; // more markers may follow: taken now
           continue;
@@ -221,11 +228,12 @@ export function parseMarkdown(text: string): MarkdownDoc {
     // A line outside the open paragraph's list item or quote can only continue it lazily: never as
     // its setext underline (`- Usage` + `---` is a list and a thematic break).
     const lazy = para !== undefined && (depth < paraDepth || indent < paraIndent);
-    // A line left of the list's content column ends the list, unless it continues a paragraph.
+    // A line left of an item's content column ends that item (and those nested in it), unless it
+    // continues a paragraph; it may still be in an outer item.
     if (
       listIndent >= 0 && indent < listIndent && (blankBefore || !para || _startsBlock(content)) &&
       _listMarker(content) === 0
-    ) listIndent = -1;
+    ) leaveItems(indent);
     const wasBlank = blankBefore;
     blankBefore = false;
     // Indented 4 or more past the container: code, or with a paragraph open, its text (no
@@ -311,7 +319,9 @@ export function parseMarkdown(text: string): MarkdownDoc {
         if (inList || (bulletOrOne && !_isBlank(rest))) {
           para = _flush(para, blocks, definitions);
           listItem = true;
+          leaveItems(column); // the items whose text is right of this marker end
           column += marker + (spaces >= 1 && spaces <= 4 ? spaces : 1);
+          listStack.push(column);
           listIndent = column;
           listDepth = depth;
           content = rest;

@@ -226,6 +226,13 @@ Deno.test("extractLinks: a lazy line that only looks like a block start (`x`, #t
   assert.deepEqual(targets("- a\n```\n\n    [l](x.md)\n"), []);
 });
 
+Deno.test("extractLinks: a line left of a nested item's text is still in an outer item (npm's docs nest three deep)", () => {
+  assert.deepEqual(targets("- a\n  - b\n    - c\n\n    d [l](x.md)\n"), ["x.md"]);
+  assert.deepEqual(targets("- a\n  - b\n    - c\n\n  e [m](y.md)\n"), ["y.md"]);
+  // Left of every item: the list is over, and 4 columns in is code.
+  assert.deepEqual(targets("- a\n  - b\n\nf [n](z.md)\n\n    [code](w.md)\n"), ["z.md"]);
+});
+
 Deno.test("extractLinks: definitions after the links they follow are sorted in by line", () => {
   assert.deepEqual(extractLinks("[a](a.md)\n\n[r]: r.md\n\n[b](b.md) [c](c.md)\n"), [
     { line: 1, target: "a.md", kind: "inline" },
