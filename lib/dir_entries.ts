@@ -129,6 +129,10 @@ export function dirEntries(root: string): DirEntries {
     return kind === undefined ? "missing" : kind === _FILE ? "file" : "other";
   };
   return Object.assign(lookup, {
+    size: (dir: string): number | undefined => {
+      const names = dir.length > _MAX_PATH ? undefined : list(dir);
+      return names === undefined || names === none || names === linked ? undefined : names.size;
+    },
     caseTwin: (path: string): boolean => {
       let found = twins.get(path);
       if (found === undefined) {
@@ -151,6 +155,8 @@ export interface DirEntries {
    * reached through real directories only.
    */
   caseTwin(path: string): boolean;
+  /** How many entries the real directory `dir` holds; `undefined` when it is none or unreadable. */
+  size(dir: string): number | undefined;
 }
 
 /** Directories a {@linkcode DirEntries.caseTwin} search looks into at most. */

@@ -66,7 +66,9 @@ export type DiskState = "exists" | "opaque" | "missing";
  * import assert from "node:assert/strict";
  *
  * const entry = (path: string) => path === "a.md" ? "file" as const : "linked" as const;
- * const onDisk = diskState(Object.assign(entry, { caseTwin: (path: string) => path === "A.md" }));
+ * const onDisk = diskState(
+ *   Object.assign(entry, { caseTwin: (path: string) => path === "A.md", size: () => undefined }),
+ * );
  * assert.equal(onDisk("a.md"), "exists");
  * assert.equal(onDisk("link/b.md"), "opaque");
  * assert.ok(onDisk.caseTwin?.("A.md"));
@@ -81,7 +83,7 @@ export function diskState(entry: DirEntries): DiskLookup {
       ? "opaque"
       : "missing";
   };
-  return Object.assign(state, { caseTwin: entry.caseTwin });
+  return Object.assign(state, { caseTwin: entry.caseTwin, size: entry.size });
 }
 
 /**
@@ -93,6 +95,8 @@ export interface DiskLookup {
   (path: string): DiskState;
   /** Whether the missing `path` exists on disk with other letter case. */
   caseTwin?: (path: string) => boolean;
+  /** How many entries the directory `dir` holds on disk (`undefined`: unknown). */
+  size?: (dir: string) => number | undefined;
 }
 
 /**
@@ -132,6 +136,8 @@ export class PathIndex {
   #onDisk: DiskLookup | undefined;
   #seen = new Map<string, DiskState>();
   #byHash: _HashTable | undefined;
+  /** How many listed paths each listed directory holds directly, counted on first need. */
+  #children: Map<string, number> | undefined;
 
   /**
    * Builds the index. `onDisk` tells whether a path the listing does not hold
@@ -223,12 +229,33 @@ export class PathIndex {
       const state = this.#onDiskMemo(path);
       if (state !== "missing") return state;
     }
-    // Near misses the listing holds, else the disk (a gitignored build output); case first.
-    if (caseTwin || this.#onDisk?.caseTwin?.(path)) return "case";
-    if (this.#hasMd(path) || (this.#onDisk !== undefined && this.exists(`${path}.md`))) {
-      return "extension";
+    if (caseTwin) return "case";
+    if (this.#hasMd(path)) return "extension";
+    // Near misses only the disk holds (a gitignored build output), looked for unless the
+    // target's directory holds nothing the listing lacks (the common case: no search).
+    if (this.#onDisk === undefined || this.#fullyListed(path)) return null;
+    if (this.#onDisk.caseTwin?.(path)) return "case";
+    return this.exists(`${path}.md`) ? "extension" : null;
+  }
+
+  /**
+   * Whether `path`'s directory is listed and holds on disk exactly as many entries as the listing
+   * names in it: then no near miss of `path` there is on disk only.
+   */
+  #fullyListed(path: string): boolean {
+    const slash = path.lastIndexOf("/");
+    const dir = slash < 0 ? "" : path.slice(0, slash);
+    if (!this.#exists.has(dir)) return false;
+    if (this.#children === undefined) {
+      this.#children = new Map();
+      for (const p of this.#exists) {
+        if (p === "") continue;
+        const at = p.lastIndexOf("/");
+        const parent = at < 0 ? "" : p.slice(0, at);
+        this.#children.set(parent, (this.#children.get(parent) ?? 0) + 1);
+      }
     }
-    return null;
+    return this.#onDisk?.size?.(dir) === (this.#children.get(dir) ?? 0);
   }
 
   /** Whether `<path>.md` is listed, looked up by hash: no string to build and hash. */

@@ -204,6 +204,7 @@ function _lazyDiskLookup(root: string): DiskLookup {
   let lookup: DiskLookup | undefined;
   return Object.assign((path: string) => (lookup ??= diskState(dirEntries(root)))(path), {
     caseTwin: (path: string) => (lookup ??= diskState(dirEntries(root))).caseTwin?.(path) ?? false,
+    size: (dir: string) => (lookup ??= diskState(dirEntries(root))).size?.(dir),
   });
 }
 
