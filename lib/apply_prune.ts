@@ -172,11 +172,11 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
   }
   // The repository's own objects: read by the backup, never written (they would stay for good).
-  const [objectsPath, gitDir] = _text(
-    (await git(["rev-parse", "--git-path", "objects", "--absolute-git-dir"])).stdout,
+  const [objectsPath, objectFormat] = _text(
+    (await git(["rev-parse", "--git-path", "objects", "--show-object-format"])).stdout,
   ).split("\n");
   const objects = resolve(root, objectsPath);
-  const recovered = await _recover(git, { root, stateDir, objects, gitDir });
+  const recovered = await _recover(git, { root, stateDir, objects, objectFormat });
   const { plan, collection } = await input.replan();
   plan.warnings.push(...recovered);
   for (const c of plan.candidates) {
@@ -227,7 +227,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     commit: join(stateDir, `prune-${tag}.commit.index`),
     untracked: join(stateDir, `prune-${tag}.untracked.index`),
     message: join(stateDir, `prune-${tag}.message.txt`),
-    worktree: join(stateDir, `prune-${tag}.worktree`),
+    scratch: join(stateDir, `prune-${tag}.scratch`),
     journal: join(stateDir, PRUNE_JOURNAL_FILE),
   };
   const backupEnv = (indexFile: string) => _backupEnv(indexFile, temp.objects, objects);
@@ -344,7 +344,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       snapshot: removedTracked ? snapshot : [],
       backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
-      exact: { root, files: raw.files, gitDir, worktree: temp.worktree },
+      exact: { root, files: raw.files, objectFormat, scratch: temp.scratch },
     });
     keepBackup = !complete;
     const reason = err instanceof Error ? err.message : String(err);
@@ -697,8 +697,7 @@ interface _RawBackup {
 /**
  * Backs up `files` into the private index and object directory of `env`: regular files as
  * their exact bytes (`hash-object --no-filters`: no end-of-line conversion, no clean filter,
- * whatever the attributes say), the rest (symlinks, and names holding a line break, which
- * `--stdin-paths` cannot carry) as `update-index --add` stores them.
+ * whatever the attributes say), the rest (symlinks) as `update-index --add` stores them.
  */
 async function _backUp(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
@@ -716,7 +715,7 @@ async function _backUp(
     } catch {
       // Gone: update-index --remove leaves it out, and the drift check says so.
     }
-    if (info?.isFile && !file.includes("\n")) {
+    if (info?.isFile) {
       raw.files.push(file);
       modes.push((info.mode ?? 0) & 0o100 ? "100755" : "100644");
     } else {
@@ -750,11 +749,21 @@ async function _hashed(
 ): Promise<string[]> {
   const args = ["hash-object", ...(options.write ? ["-w"] : []), "--no-filters", "--stdin-paths"];
   const out = await git(args, {
-    stdin: files.map((f) => `${f}\n`).join(""),
+    // C-quoted, each: git unquotes a line that starts with `"` and drops a CR before its end.
+    stdin: files.map((f) => `${_cQuoted(f)}\n`).join(""),
     env: options.env,
     config: options.config,
   });
   return _text(out.stdout).split("\n");
+}
+
+/** `path` as git reads a C-quoted name: in quotes, with `\\`, `"` and line breaks escaped. */
+function _cQuoted(path: string): string {
+  const escaped = path.replace(
+    /[\\"\n\r\t]/g,
+    (c) => c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\${c}`,
+  );
+  return `"${escaped}"`;
 }
 
 /** The byte-for-byte backed-up files whose bytes changed (or that are gone) since. */
@@ -778,17 +787,21 @@ interface _Exact {
   root: string;
   /** The files backed up byte for byte. */
   files: readonly string[];
-  /** The repository's git directory (absolute). */
-  gitDir: string;
-  /** An empty directory of ours to name as the worktree while checking out. */
-  worktree: string;
+  /** The repository's object format (`sha1`, `sha256`). */
+  objectFormat: string;
+  /** A directory of ours to make, use and remove: an empty worktree and a git dir in it. */
+  scratch: string;
 }
+
+/** Attributes that turn every conversion off, outranking any `.gitattributes`. */
+const _NO_CONVERSION = "* -text -eol -crlf -ident -filter -working-tree-encoding\n";
 
 /**
  * Gives `files` back from the backup read by `env`. Those backed up byte for byte are checked
- * out with no conversion: git is told that an empty directory of ours is the worktree (so no
- * `.gitattributes` of the project applies) and writes them under the root with `--prefix`,
- * with `core.autocrlf` off and no global attributes file. The others as git checks them out.
+ * out with no conversion at all: through a scratch git dir of ours (no config of the project's,
+ * the user's or the system's; an `info/attributes` turning every conversion off, which outranks
+ * any `.gitattributes`) and an empty worktree of ours, writing under the root with `--prefix`.
+ * The others as git checks them out.
  */
 async function _checkOut(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
@@ -803,15 +816,26 @@ async function _checkOut(
     await git(["checkout-index", "-f", "-q", "-z", "--stdin"], { stdin: _nul(plain), env });
   }
   if (raw.length === 0) return;
-  await Deno.mkdir(exact.worktree, { recursive: true });
+  const [tree, gitDir] = [join(exact.scratch, "tree"), join(exact.scratch, "git")];
+  const isolated = {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_ATTR_NOSYSTEM: "1",
+  };
   try {
+    await Deno.mkdir(tree, { recursive: true });
+    await git(
+      ["init", "-q", "--bare", "--template=", `--object-format=${exact.objectFormat}`, gitDir],
+      { env: isolated },
+    );
+    await Deno.mkdir(join(gitDir, "info"), { recursive: true });
+    await Deno.writeTextFile(join(gitDir, "info", "attributes"), _NO_CONVERSION);
     await git(["checkout-index", "-f", "-q", "-z", "--stdin", `--prefix=${exact.root}/`], {
       stdin: _nul(raw),
-      env: { ...env, GIT_DIR: exact.gitDir, GIT_WORK_TREE: exact.worktree },
-      config: { "core.autocrlf": "false", "core.attributesFile": "/dev/null" },
+      env: { ...env, ...isolated, GIT_DIR: gitDir, GIT_WORK_TREE: tree },
     });
   } finally {
-    await _removed(exact.worktree);
+    await _removed(exact.scratch);
   }
 }
 
@@ -898,9 +922,9 @@ async function _writeJournal(path: string, journal: _Journal): Promise<void> {
  */
 async function _recover(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
-  where: { root: string; stateDir: string; objects: string; gitDir: string },
+  where: { root: string; stateDir: string; objects: string; objectFormat: string },
 ): Promise<string[]> {
-  const { root, stateDir, objects, gitDir } = where;
+  const { root, stateDir, objects, objectFormat } = where;
   const path = join(stateDir, PRUNE_JOURNAL_FILE);
   let journal: _Journal;
   try {
@@ -999,8 +1023,8 @@ async function _recover(
       root,
       // A journal from before exact backups names none.
       files: Array.isArray(journal.raw) ? journal.raw : [],
-      gitDir,
-      worktree: join(stateDir, "prune-recover.worktree"),
+      objectFormat,
+      scratch: join(stateDir, "prune-recover.scratch"),
     });
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
     done.push(`${missingFiles.length} files restored`);

@@ -623,7 +623,19 @@ async function convertingRepo(root: string): Promise<Record<string, string>> {
   await git(root, ["config", "filter.redact.clean", "sed s/token=.*/token=REDACTED/"]);
   await git(root, ["config", "filter.redact.smudge", "cat"]);
   await commitFiles(root, { ".gitattributes": "secret.md filter=redact\n" }, OLD);
-  const files = { "runs/r0/win.md": "a\r\nb\r\n", "runs/r0/secret.md": "token=hunter2\n" };
+  // The highest-ranking attributes, and a unit's own .gitattributes, convert too.
+  await Deno.writeTextFile(join(root, ".git/info/attributes"), "ident.md text eol=crlf ident\n");
+  const files = {
+    "runs/r0/win.md": "a\r\nb\r\n",
+    "runs/r0/secret.md": "token=hunter2\n",
+    "runs/r0/ident.md": "$Id$\nline\n",
+    "runs/r0/.gitattributes": "own.md text eol=crlf\n",
+    "runs/r0/own.md": "lf\n",
+    // Names git reads back otherwise from a plain line: a CR at the end, quotes.
+    "runs/r0/cr\r": "with CR\n",
+    "runs/r0/cr": "without\n",
+    'runs/r0/say "hi".md': "quoted\n",
+  };
   await writeFiles(root, files);
   const past = new Date(OLD);
   for (const p of [...Object.keys(files), "runs/r0"]) await Deno.utime(join(root, p), past, past);
@@ -674,7 +686,7 @@ Deno.test("prune --yes killed after untracked files went: the next run gives the
   await assert.rejects(Deno.lstat(join(root, "runs/r0/win.md")));
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
-  assert.ok(JSON.parse(run.stdout).warnings.some((w: string) => /2 files restored/.test(w)));
+  assert.ok(JSON.parse(run.stdout).warnings.some((w: string) => /8 files restored/.test(w)));
   for (const [path, content] of Object.entries(files)) {
     assert.equal(await Deno.readTextFile(join(root, path)), content, path);
   }
