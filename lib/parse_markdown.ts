@@ -228,6 +228,12 @@ export function parseMarkdown(text: string): MarkdownDoc {
     // A line outside the open paragraph's list item or quote can only continue it lazily: never as
     // its setext underline (`- Usage` + `---` is a list and a thematic break).
     const lazy = para !== undefined && (depth < paraDepth || indent < paraIndent);
+    // Outside them, an HTML block of any kind starts (`- a` then `<span>`): it ends the paragraph.
+    if (lazy && content[0] === "<" && HTML_STARTS.some(([re]) => re.test(content))) {
+      para = _flush(para, blocks, definitions);
+    }
+    // The quote a list was in is closed: so is the list.
+    if (depth < listDepth && listStack.length > 0) leaveItems(-1);
     // A line left of an item's content column ends that item (and those nested in it), unless it
     // continues a paragraph; it may still be in an outer item.
     if (

@@ -224,6 +224,10 @@ Deno.test("extractLinks: a lazy line that only looks like a block start (`x`, #t
   }
   // A real fence there ends it: the link is then in indented code.
   assert.deepEqual(targets("- a\n```\n\n    [l](x.md)\n"), []);
+  // So does any HTML block start, outside the paragraph's item or quote (GitHub: raw HTML).
+  assert.deepEqual(targets("- a\n<span>\n    [l](x.md)\n"), []);
+  // A list in a quote ends with the quote: 4 columns in is code then.
+  assert.deepEqual(targets("> - r\n\n    [l](x.md)\n"), []);
 });
 
 Deno.test("extractLinks: a line left of a nested item's text is still in an outer item (npm's docs nest three deep)", () => {
