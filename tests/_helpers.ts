@@ -346,3 +346,34 @@ export function servedReport(paths: string[], at: string) {
     })),
   };
 }
+
+/** The path of the git on `PATH` (what a wrapper placed before it calls). */
+export async function realGit(): Promise<string> {
+  const out = await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" })
+    .output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/**
+ * Writes into `dir` an executable `git` that, just before prune's hygiene commit (its
+ * `git commit --cleanup=whitespace`), lets "another agent" commit `user.md` ("mine") once, then
+ * runs the real git; returns a `PATH` with it first.
+ */
+export async function gitLandingACommit(dir: string): Promise<string> {
+  const git = await realGit();
+  await writeFiles(dir, {
+    git: `#!/bin/sh
+case " $* " in *" --cleanup=whitespace "*)
+  if [ ! -e "${dir}/landed" ]; then
+    : > "${dir}/landed"
+    echo "mine" > user.md
+    env -u GIT_INDEX_FILE "${git}" add user.md
+    env -u GIT_INDEX_FILE "${git}" -c core.hooksPath=/dev/null -c user.email=u@x -c user.name=U commit -q -m "user work"
+  fi;;
+esac
+exec "${git}" "$@"
+`,
+  });
+  await Deno.chmod(`${dir}/git`, 0o755);
+  return `${dir}:${Deno.env.get("PATH") ?? ""}`;
+}

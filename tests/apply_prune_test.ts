@@ -12,6 +12,7 @@ import {
   conflictedMerge,
   dryRunInput,
   git,
+  gitLandingACommit,
   prng,
   tempDir,
   tempRepo,
@@ -169,26 +170,9 @@ Deno.test("apply: a commit that lands just before the hygiene commit (another ag
   await using repo = await fixture();
   const root = repo.path;
   await using bin = await tempDir();
-  const real = (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" })
-    .output()).stdout;
-  const git_ = new TextDecoder().decode(real).trim();
-  // A git that, when the hygiene commit is about to be made, first lets "the user" commit.
-  await writeFiles(bin.path, {
-    git: `#!/bin/sh
-case " $* " in *" --cleanup=whitespace "*)
-  if [ ! -e "${bin.path}/landed" ]; then
-    : > "${bin.path}/landed"
-    echo "mine" > user.md
-    env -u GIT_INDEX_FILE "${git_}" add user.md
-    env -u GIT_INDEX_FILE "${git_}" -c user.email=u@x -c user.name=U commit -q -m "user work"
-  fi;;
-esac
-exec "${git_}" "$@"
-`,
-  });
-  await Deno.chmod(join(bin.path, "git"), 0o755);
+  // Just before the hygiene commit, "another agent" commits (once).
   const path = Deno.env.get("PATH") ?? "";
-  Deno.env.set("PATH", `${bin.path}:${path}`);
+  Deno.env.set("PATH", await gitLandingACommit(bin.path));
   let err: unknown;
   try {
     err = await apply(root).catch((e) => e);

@@ -10,7 +10,9 @@ import {
   conflictedMerge,
   DENO,
   git,
+  gitLandingACommit,
   PACKAGE_DIR,
+  realGit,
   runCommand,
   runSeam,
   servedReport,
@@ -570,29 +572,10 @@ Deno.test("prune --yes killed after its commit landed on another agent's commit:
   await using repo = await agentRepo();
   const root = repo.path;
   await using bin = await tempDir();
-  const git_ = new TextDecoder().decode(
-    (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).output())
-      .stdout,
-  ).trim();
   // Just before the hygiene commit, "another agent" commits (once).
-  await writeFiles(bin.path, {
-    git: `#!/bin/sh
-case " $* " in *" --cleanup=whitespace "*)
-  if [ ! -e "${bin.path}/landed" ]; then
-    : > "${bin.path}/landed"
-    echo "mine" > user.md
-    env -u GIT_INDEX_FILE "${git_}" add user.md
-    env -u GIT_INDEX_FILE "${git_}" -c core.hooksPath=/dev/null -c user.email=u@x -c user.name=U commit -q -m "user work"
-  fi;;
-esac
-exec "${git_}" "$@"
-`,
-  });
-  await Deno.chmod(join(bin.path, "git"), 0o755);
+  const path = await gitLandingACommit(bin.path);
   await killPruneInHook(root, "post-commit");
-  const killed = await prune(root, ["--yes"], {
-    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
-  });
+  const killed = await prune(root, ["--yes"], { PATH: path });
   assert.equal(killed.code, 137);
   // The unfinished hygiene commit sits on the agent's commit, its tree undoing that one.
   assert.match(await git(root, ["log", "-1", "--format=%s"]), /^dochygiene: prune/);
@@ -644,13 +627,9 @@ async function convertingRepo(root: string): Promise<Record<string, string>> {
 
 /** A git that runs the real one, then, for the removal of untracked files, does `then`. */
 async function gitShim(dir: string, then: string): Promise<string> {
-  const real = new TextDecoder().decode(
-    (await new Deno.Command("sh", { args: ["-c", "command -v git"], stdout: "piped" }).output())
-      .stdout,
-  ).trim();
   await writeFiles(dir, {
     git: `#!/bin/sh
-"${real}" "$@"; code=$?
+"${await realGit()}" "$@"; code=$?
 case "$GIT_INDEX_FILE" in *.untracked.index) ${then};; esac
 exit $code
 `,
