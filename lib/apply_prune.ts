@@ -166,7 +166,15 @@ export function skipHiddenUnits(plan: Plan, files: readonly ListedFile[]): void 
 
 async function _apply(input: ApplyInput): Promise<Plan> {
   const { root, stateDir } = input;
-  const git = (args: string[], options?: GitOptions) => runGit(root, args, options);
+  // A private index is never split (core.splitIndex would put its shared part in .git).
+  const git = (args: string[], options?: GitOptions) =>
+    runGit(
+      root,
+      args,
+      options?.env?.GIT_INDEX_FILE === undefined
+        ? options
+        : { ...options, config: { ...options.config, "core.splitIndex": "false" } },
+    );
   const busy = await gitBusy(root);
   if (busy) {
     throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
@@ -239,6 +247,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   const snapshot = entries.map((e) => e.tagged.subarray(2));
   let tree: string | null = null;
   let raw: _RawBackup = { files: [], oids: [] };
+  let journal: _Journal | undefined;
   let newHead: string | undefined;
   let committing = false;
   let removedTracked = false;
@@ -274,7 +283,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       tree = _text((await git(["write-tree"], { env })).stdout);
       await Deno.writeTextFile(temp.message, commitMessage(committed));
     }
-    await _writeJournal(temp.journal, {
+    journal = {
       schema_version: 1,
       started_at: new Date().toISOString(),
       old_head: oldHead ?? null,
@@ -284,7 +293,8 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       snapshot: Buffer.from(_join0(snapshot)).toString("base64"),
       files: backupFiles,
       raw: raw.files,
-    });
+    };
+    await _writeJournal(temp.journal, journal);
     if (tree !== null) {
       // The commit's tree is oldHead's less the units: on any other parent it would undo that
       // commit's changes. (A commit landing in the instant between this and git commit is
@@ -345,6 +355,11 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       backupEnv: backupEnv(temp.backup),
       files: removedTracked || removedUntracked ? backupFiles : [],
       exact: { root, files: raw.files, objectFormat, scratch: temp.scratch },
+      // A kill while files are written back leaves them cut short: the journal says so first.
+      restoring: (files) =>
+        journal === undefined
+          ? Promise.resolve()
+          : _writeJournal(temp.journal, { ...journal, restoring: files }),
     });
     keepBackup = !complete;
     const reason = err instanceof Error ? err.message : String(err);
@@ -521,6 +536,8 @@ async function _restore(
     files: string[];
     /** Which of them were backed up byte for byte, and how to check them out so. */
     exact: _Exact;
+    /** Records, before they are written back, which files are being restored. */
+    restoring: (files: string[]) => Promise<void>;
   },
 ): Promise<{ undone: string; complete: boolean }> {
   const problems: string[] = [];
@@ -570,10 +587,10 @@ async function _restore(
     );
   }
   if (state.files.length > 0) {
-    await attempt(
-      "restoring the files",
-      () => _checkOut(git, state.files, state.backupEnv, state.exact),
-    );
+    await attempt("restoring the files", async () => {
+      await state.restoring(state.files);
+      await _checkOut(git, state.files, state.backupEnv, state.exact);
+    });
     await attempt(
       "refreshing the index",
       () => git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] }),
@@ -904,6 +921,11 @@ interface _Journal {
   files: string[];
   /** Those backed up byte for byte (restored with no conversion); absent in older journals. */
   raw?: string[];
+  /**
+   * Files a restore was writing back when it stopped: whatever is there is cut short, so they
+   * are written again even where present (others are restored only where missing).
+   */
+  restoring?: string[];
 }
 
 async function _writeJournal(path: string, journal: _Journal): Promise<void> {
@@ -1015,10 +1037,13 @@ async function _recover(
     }
   }
   const missingFiles: string[] = [];
+  const rewrite = new Set(Array.isArray(journal.restoring) ? journal.restoring : []);
   for (const file of files) {
-    if (!(await pathExists(join(root, file)))) missingFiles.push(file);
+    if (rewrite.has(file) || !(await pathExists(join(root, file)))) missingFiles.push(file);
   }
   if (missingFiles.length > 0) {
+    // Killed in this restore too, the next run writes these again.
+    await _writeJournal(path, { ...journal, restoring: missingFiles });
     await _checkOut(git, missingFiles, _backupEnv(backup, store, objects), {
       root,
       // A journal from before exact backups names none.

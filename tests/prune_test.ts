@@ -671,6 +671,52 @@ Deno.test("prune --yes killed after untracked files went: the next run gives the
   }
 });
 
+Deno.test("prune --yes killed while it wrote files back: the next run writes them again, not only the missing ones", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  // The untracked removal fails (a restore begins); the restore writes, then one file is cut
+  // short and prune is killed, as a kill in the middle of writing it would leave it.
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+"${await realGit()}" "$@"; code=$?
+case "$GIT_INDEX_FILE" in *.untracked.index) exit 1;; esac
+case "$GIT_DIR" in *.scratch/git) case " $* " in *" checkout-index "*)
+  : > runs/r0/win.md; kill -9 $PPID;; esac;; esac
+exit $code
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
+  });
+  assert.equal(killed.code, 137, killed.stderr);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "");
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  for (const [path, content] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
+  }
+});
+
+Deno.test("prune --yes in a repository with core.splitIndex: a failed apply restores everything", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await git(root, ["config", "core.splitIndex", "true"]);
+  await git(root, ["update-index", "--split-index"]);
+  await using bin = await tempDir();
+  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "exit 1"),
+  });
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
+  for (const [path, content] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
+  }
+});
+
 Deno.test("prune --yes with git's index.lock present (a killed git) is refused clearly (exit 1), nothing changed", async () => {
   await using repo = await agentRepo();
   const root = repo.path;
