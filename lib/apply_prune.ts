@@ -246,7 +246,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
   const trackedFiles = entries.map((e) => e.path);
   const snapshot = entries.map((e) => e.tagged.subarray(2));
   let tree: string | null = null;
-  let raw: _RawBackup = { files: [], oids: [] };
+  let raw: _RawBackup = { files: [], oids: [], modes: [] };
   let journal: _Journal | undefined;
   let newHead: string | undefined;
   let committing = false;
@@ -330,7 +330,7 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     const changed = _text(
       (await git(["diff-files", "--name-only", "-z"], { env: backupEnv(temp.backup) })).stdout,
     ).split("\0").filter((p) => p !== "" && !exact.has(p));
-    changed.push(...await _changedBytes(git, raw));
+    changed.push(...await _changedBytes(git, root, raw));
     if (changed.length > 0) {
       throw new Error(`${changed[0]} changed while pruning; run prune again`);
     }
@@ -709,6 +709,8 @@ function _indexDrift(before: readonly _Entry[], now: _Index): string | undefined
 interface _RawBackup {
   files: string[];
   oids: string[];
+  /** Their index modes (`100644`, `100755`). */
+  modes: string[];
 }
 
 /**
@@ -722,8 +724,8 @@ async function _backUp(
   files: readonly string[],
   env: Record<string, string>,
 ): Promise<_RawBackup> {
-  const raw: _RawBackup = { files: [], oids: [] };
-  const modes: string[] = [];
+  const raw: _RawBackup = { files: [], oids: [], modes: [] };
+  const modes = raw.modes;
   const rest: string[] = [];
   for (const file of files) {
     let info: Deno.FileInfo | undefined;
@@ -783,12 +785,23 @@ function _cQuoted(path: string): string {
   return `"${escaped}"`;
 }
 
-/** The byte-for-byte backed-up files whose bytes changed (or that are gone) since. */
+/** The byte-for-byte backed-up files whose bytes or mode changed (or that are gone) since. */
 async function _changedBytes(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  root: string,
   raw: _RawBackup,
 ): Promise<string[]> {
   if (raw.files.length === 0) return [];
+  // Still a regular file with its executable bit (a symlink now would be hashed through).
+  const swapped = raw.files.find((file, i) => {
+    try {
+      const info = Deno.lstatSync(join(root, file));
+      return !info.isFile || ((info.mode ?? 0) & 0o100 ? "100755" : "100644") !== raw.modes[i];
+    } catch {
+      return true;
+    }
+  });
+  if (swapped !== undefined) return [swapped];
   let now: string[];
   try {
     now = await _hashed(git, raw.files);

@@ -235,6 +235,26 @@ Deno.test("apply: a hook that sneaks another change into the commit is caught an
   assert.deepEqual(await userWork(root), before);
 });
 
+Deno.test("apply: a unit file made executable or swapped for a symlink while pruning stops it; everything stays", async () => {
+  for (
+    const change of [
+      "chmod +x runs/old-1/report.md",
+      "rm runs/old-1/report.md && ln -s /etc/hostname runs/old-1/report.md",
+    ]
+  ) {
+    await using repo = await fixture();
+    const root = repo.path;
+    await writeFiles(root, { ".git/hooks/pre-commit": `#!/bin/sh\n${change}\n` });
+    await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+    const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+    const err = await apply(root).catch((e) => e);
+    assert.equal(err?.code, "PRUNE_FAILED", change);
+    assert.match(err.message, /runs\/old-1\/report\.md changed while pruning/, change);
+    assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+    assert.ok(await pathExists(join(root, "notes/old.md")));
+  }
+});
+
 Deno.test("apply: a passing pre-commit hook runs and sees only the deletions staged", async () => {
   await using repo = await fixture();
   const root = repo.path;
