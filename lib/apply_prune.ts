@@ -171,9 +171,11 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     runGit(
       root,
       args,
-      options?.env?.GIT_INDEX_FILE === undefined
-        ? options
-        : { ...options, config: { ...options.config, "core.splitIndex": "false" } },
+      options?.env?.GIT_INDEX_FILE === undefined ? options : {
+        ...options,
+        config: { ...options.config, "core.splitIndex": "false" },
+        env: { ...options.env, GIT_TEST_SPLIT_INDEX: "0" },
+      },
     );
   const busy = await gitBusy(root);
   if (busy) {
@@ -184,7 +186,15 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     (await git(["rev-parse", "--git-path", "objects", "--show-object-format"])).stdout,
   ).split("\n");
   const objects = resolve(root, objectsPath);
-  const recovered = await _recover(git, { root, stateDir, objects, objectFormat });
+  const recovered = await _recover(git, { root, stateDir, objects, objectFormat }).catch((err) => {
+    if (err instanceof DochygieneError && err.code === "PRUNE_JOURNAL") throw err;
+    throw new DochygieneError(
+      "PRUNE_JOURNAL",
+      `rolling back an interrupted prune failed (${
+        err instanceof Error ? err.message : err
+      }); its journal and backup in ${stateDir} are kept: fix that, then run prune --yes again`,
+    );
+  });
   const { plan, collection } = await input.replan();
   plan.warnings.push(...recovered);
   for (const c of plan.candidates) {
@@ -353,7 +363,8 @@ async function _apply(input: ApplyInput): Promise<Plan> {
       tree,
       snapshot: removedTracked ? snapshot : [],
       backupEnv: backupEnv(temp.backup),
-      files: removedTracked || removedUntracked ? backupFiles : [],
+      // Exactly the files removed: any other is as it was, and may be the user's to change.
+      files: [...(removedTracked ? trackedFiles : []), ...(removedUntracked ? untrackedFiles : [])],
       exact: { root, files: raw.files, objectFormat, scratch: temp.scratch },
       // A kill while files are written back leaves them cut short: the journal says so first.
       restoring: (files) =>
@@ -600,7 +611,7 @@ async function _restore(
     return {
       undone: `could NOT restore everything (${
         problems.join("; ")
-      }); the removed files' content is in ${state.backupEnv.GIT_INDEX_FILE} (its blobs in ${state.backupEnv.GIT_OBJECT_DIRECTORY}): do not delete them`,
+      }); the removed files' content is in ${state.backupEnv.GIT_INDEX_FILE} (its blobs in ${state.backupEnv.GIT_OBJECT_DIRECTORY}): do not delete them; the next prune --yes writes back what is missing`,
       complete: false,
     };
   }
@@ -1050,9 +1061,14 @@ async function _recover(
     }
   }
   const missingFiles: string[] = [];
-  const rewrite = new Set(Array.isArray(journal.restoring) ? journal.restoring : []);
+  const cutShort = await _cutShort(
+    git,
+    root,
+    Array.isArray(journal.restoring) ? journal.restoring : [],
+    _backupEnv(backup, store, objects),
+  );
   for (const file of files) {
-    if (rewrite.has(file) || !(await pathExists(join(root, file)))) missingFiles.push(file);
+    if (cutShort.has(file) || !(await pathExists(join(root, file)))) missingFiles.push(file);
   }
   if (missingFiles.length > 0) {
     // Killed in this restore too, the next run writes these again.
@@ -1075,6 +1091,43 @@ async function _recover(
       done.length === 0 ? "it had changed nothing yet" : done.join(", ")
     }`,
   ];
+}
+
+/**
+ * Of the files a killed restore was writing back, those left cut short: present, regular, and
+ * a strict prefix of their backup (anything else there is someone's work since, and stays).
+ */
+async function _cutShort(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  root: string,
+  restoring: readonly string[],
+  env: Record<string, string>,
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (restoring.length === 0) return found;
+  const blobs = new Map<string, string>();
+  for (const record of _records((await git(["ls-files", "-s", "-z"], { env })).stdout)) {
+    const tab = record.indexOf(0x09);
+    const fields = new TextDecoder().decode(record.subarray(0, tab)).split(" ");
+    blobs.set(decodePath(record.subarray(tab + 1)), fields[1]);
+  }
+  for (const file of restoring) {
+    const oid = blobs.get(file);
+    let bytes: Uint8Array;
+    try {
+      if (oid === undefined || !Deno.lstatSync(join(root, file)).isFile) continue;
+      bytes = Deno.readFileSync(join(root, file));
+    } catch {
+      continue; // missing: restored as such
+    }
+    const blob = (await git(["cat-file", "blob", oid], { env })).stdout;
+    if (
+      bytes.length < blob.length && blob.subarray(0, bytes.length).every((b, i) => b === bytes[i])
+    ) {
+      found.add(file);
+    }
+  }
+  return found;
 }
 
 /**

@@ -700,6 +700,64 @@ exit $code
   }
 });
 
+Deno.test("prune --yes whose restore failed: the next run writes back what is missing and keeps what the user made since", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  // The untracked removal fails, and so does writing the files back.
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+case "$GIT_DIR" in *.scratch/git) case " $* " in *" checkout-index "*) exit 1;; esac;; esac
+"${await realGit()}" "$@"; code=$?
+case "$GIT_INDEX_FILE" in *.untracked.index) exit 1;; esac
+exit $code
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
+  });
+  assert.equal(failed.code, 1);
+  assert.match(
+    JSON.parse(failed.stdout).error.message,
+    /could NOT restore everything.*the next prune --yes writes back what is missing/,
+  );
+  // A recovery that cannot write them back either says what it was doing, and keeps the backup.
+  const again = await prune(root, ["--yes"], { PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}` });
+  assert.equal(again.code, 1);
+  const { error } = JSON.parse(again.stdout);
+  assert.equal(error.code, "PRUNE_JOURNAL");
+  assert.match(
+    error.message,
+    /^rolling back an interrupted prune failed \(.*\); its journal and backup/,
+  );
+  // The user writes one of those files anew before the next run.
+  await writeFiles(root, { "runs/r0/win.md": "mine\n" });
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  for (const [path, content] of Object.entries(files)) {
+    const expected = path === "runs/r0/win.md" ? "mine\n" : content;
+    assert.equal(await Deno.readTextFile(join(root, path)), expected, path);
+  }
+});
+
+Deno.test("prune --yes with GIT_TEST_SPLIT_INDEX=1 in the environment: a failed apply restores everything", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "exit 1"),
+    GIT_TEST_SPLIT_INDEX: "1",
+  });
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
+  for (const [path, content] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
+  }
+});
+
 Deno.test("prune --yes in a repository with core.splitIndex: a failed apply restores everything", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
