@@ -638,19 +638,33 @@ exit $code
   return `${dir}:${Deno.env.get("PATH") ?? ""}`;
 }
 
-Deno.test("prune --yes failing after untracked files went gives them back byte for byte (no eol conversion, no clean filter)", async () => {
-  await using repo = await tempRepo();
-  const root = repo.path;
-  const files = await convertingRepo(root);
-  await using bin = await tempDir();
-  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: await gitShim(bin.path, "exit 1"),
-  });
-  assert.equal(run.code, 1, run.stdout);
-  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
+/** Every file of `files` holds exactly its content. */
+async function assertFiles(root: string, files: Record<string, string>) {
   for (const [path, content] of Object.entries(files)) {
     assert.equal(await Deno.readTextFile(join(root, path)), content, path);
   }
+}
+
+/** `prune --yes --confirm runs/r0/` with the untracked removal failing gives every file back. */
+async function assertFailedApplyRestores(
+  root: string,
+  files: Record<string, string>,
+  env: Record<string, string> = {},
+) {
+  await using bin = await tempDir();
+  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "exit 1"),
+    ...env,
+  });
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
+  await assertFiles(root, files);
+}
+
+Deno.test("prune --yes failing after untracked files went gives them back byte for byte (no eol conversion, no clean filter)", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await assertFailedApplyRestores(root, await convertingRepo(root));
 });
 
 Deno.test("prune --yes killed after untracked files went: the next run gives them back byte for byte", async () => {
@@ -666,9 +680,7 @@ Deno.test("prune --yes killed after untracked files went: the next run gives the
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
   assert.ok(JSON.parse(run.stdout).warnings.some((w: string) => /8 files restored/.test(w)));
-  for (const [path, content] of Object.entries(files)) {
-    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
-  }
+  await assertFiles(root, files);
 });
 
 Deno.test("prune --yes killed while it wrote files back: the next run writes them again, not only the missing ones", async () => {
@@ -695,9 +707,7 @@ exit $code
   assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "");
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
-  for (const [path, content] of Object.entries(files)) {
-    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
-  }
+  await assertFiles(root, files);
 });
 
 Deno.test("prune --yes whose restore failed: the next run writes back what is missing and keeps what the user made since", async () => {
@@ -745,17 +755,7 @@ exit $code
 Deno.test("prune --yes with GIT_TEST_SPLIT_INDEX=1 in the environment: a failed apply restores everything", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
-  const files = await convertingRepo(root);
-  await using bin = await tempDir();
-  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: await gitShim(bin.path, "exit 1"),
-    GIT_TEST_SPLIT_INDEX: "1",
-  });
-  assert.equal(run.code, 1, run.stdout);
-  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
-  for (const [path, content] of Object.entries(files)) {
-    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
-  }
+  await assertFailedApplyRestores(root, await convertingRepo(root), { GIT_TEST_SPLIT_INDEX: "1" });
 });
 
 Deno.test("prune --yes in a repository with core.splitIndex: a failed apply restores everything", async () => {
@@ -764,15 +764,7 @@ Deno.test("prune --yes in a repository with core.splitIndex: a failed apply rest
   const files = await convertingRepo(root);
   await git(root, ["config", "core.splitIndex", "true"]);
   await git(root, ["update-index", "--split-index"]);
-  await using bin = await tempDir();
-  const run = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: await gitShim(bin.path, "exit 1"),
-  });
-  assert.equal(run.code, 1, run.stdout);
-  assert.match(JSON.parse(run.stdout).error.message, /everything it had removed was restored/);
-  for (const [path, content] of Object.entries(files)) {
-    assert.equal(await Deno.readTextFile(join(root, path)), content, path);
-  }
+  await assertFailedApplyRestores(root, files);
 });
 
 Deno.test("prune --yes with git's index.lock present (a killed git) is refused clearly (exit 1), nothing changed", async () => {
