@@ -625,18 +625,32 @@ async function convertingRepo(root: string): Promise<Record<string, string>> {
   return files;
 }
 
-/** A git that runs the real one, then, for the removal of untracked files, does `then`. */
-async function gitShim(dir: string, then: string): Promise<string> {
+/**
+ * A git that runs the real one, then, for the removal of untracked files, does `then`; `before`
+ * and `after` are shell run around every call (e.g. to fail or kill at the exact restore, whose
+ * `$GIT_DIR` ends in `.scratch/git`). Returns a `PATH` with it first.
+ */
+async function gitShim(
+  dir: string,
+  then: string,
+  around: { before?: string; after?: string } = {},
+): Promise<string> {
   await writeFiles(dir, {
     git: `#!/bin/sh
+${around.before ?? ""}
 "${await realGit()}" "$@"; code=$?
 case "$GIT_INDEX_FILE" in *.untracked.index) ${then};; esac
+${around.after ?? ""}
 exit $code
 `,
   });
   await Deno.chmod(join(dir, "git"), 0o755);
   return `${dir}:${Deno.env.get("PATH") ?? ""}`;
 }
+
+/** Shell that does `action` when git checks the exact backup out. */
+const atExactCheckout = (action: string) =>
+  `case "$GIT_DIR" in *.scratch/git) case " $* " in *" checkout-index "*) ${action};; esac;; esac`;
 
 /** Every file of `files` holds exactly its content. */
 async function assertFiles(root: string, files: Record<string, string>) {
@@ -690,19 +704,10 @@ Deno.test("prune --yes killed while it wrote files back: the next run writes the
   await using bin = await tempDir();
   // The untracked removal fails (a restore begins); the restore writes, then one file is cut
   // short and prune is killed, as a kill in the middle of writing it would leave it.
-  await writeFiles(bin.path, {
-    git: `#!/bin/sh
-"${await realGit()}" "$@"; code=$?
-case "$GIT_INDEX_FILE" in *.untracked.index) exit 1;; esac
-case "$GIT_DIR" in *.scratch/git) case " $* " in *" checkout-index "*)
-  : > runs/r0/win.md; kill -9 $PPID;; esac;; esac
-exit $code
-`,
+  const path = await gitShim(bin.path, "exit 1", {
+    after: atExactCheckout(": > runs/r0/win.md; kill -9 $PPID"),
   });
-  await Deno.chmod(join(bin.path, "git"), 0o755);
-  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
-  });
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], { PATH: path });
   assert.equal(killed.code, 137, killed.stderr);
   assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "");
   const run = await prune(root, ["--yes"]);
@@ -716,25 +721,15 @@ Deno.test("prune --yes whose restore failed: the next run writes back what is mi
   const files = await convertingRepo(root);
   await using bin = await tempDir();
   // The untracked removal fails, and so does writing the files back.
-  await writeFiles(bin.path, {
-    git: `#!/bin/sh
-case "$GIT_DIR" in *.scratch/git) case " $* " in *" checkout-index "*) exit 1;; esac;; esac
-"${await realGit()}" "$@"; code=$?
-case "$GIT_INDEX_FILE" in *.untracked.index) exit 1;; esac
-exit $code
-`,
-  });
-  await Deno.chmod(join(bin.path, "git"), 0o755);
-  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
-  });
+  const path = await gitShim(bin.path, "exit 1", { before: atExactCheckout("exit 1") });
+  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], { PATH: path });
   assert.equal(failed.code, 1);
   assert.match(
     JSON.parse(failed.stdout).error.message,
     /could NOT restore everything.*the next prune --yes writes back what is missing/,
   );
   // A recovery that cannot write them back either says what it was doing, and keeps the backup.
-  const again = await prune(root, ["--yes"], { PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}` });
+  const again = await prune(root, ["--yes"], { PATH: path });
   assert.equal(again.code, 1);
   const { error } = JSON.parse(again.stdout);
   assert.equal(error.code, "PRUNE_JOURNAL");
