@@ -600,7 +600,29 @@ async function _restore(
   if (state.files.length > 0) {
     await attempt("restoring the files", async () => {
       await state.restoring(state.files);
-      await _checkOut(git, state.files, state.backupEnv, state.exact);
+      let blocked: string[];
+      try {
+        blocked = await _checkOut(git, state.files, state.backupEnv, state.exact);
+      } catch (err) {
+        // Stopped part way: the journal keeps naming only what is not back.
+        const left = await _unfinished(
+          git,
+          state.exact.root,
+          state.files,
+          state.backupEnv,
+          state.exact.files,
+        ).catch(() => state.files);
+        await state.restoring(left);
+        throw err;
+      }
+      if (blocked.length > 0) {
+        await state.restoring(blocked);
+        throw new Error(
+          `${blocked[0]}${
+            blocked.length > 1 ? ` and ${blocked.length - 1} more` : ""
+          } not written back: a file stands where a directory of its path goes (move it away)`,
+        );
+      }
     });
     await attempt(
       "refreshing the index",
@@ -849,14 +871,18 @@ async function _checkOut(
   files: readonly string[],
   env: Record<string, string>,
   exact: _Exact,
-): Promise<void> {
+): Promise<string[]> {
+  // `checkout-index -f` would delete a file (or symlink) standing where a directory of the path
+  // was: that is someone's, so such a file is not written back.
+  const blocked = files.filter((f) => _blockedWay(exact.root, f));
+  const free = blocked.length === 0 ? files : files.filter((f) => !blocked.includes(f));
   const byteForByte = new Set(exact.files);
-  const plain = files.filter((f) => !byteForByte.has(f));
-  const raw = files.filter((f) => byteForByte.has(f));
+  const plain = free.filter((f) => !byteForByte.has(f));
+  const raw = free.filter((f) => byteForByte.has(f));
   if (plain.length > 0) {
     await git(["checkout-index", "-f", "-q", "-z", "--stdin"], { stdin: _nul(plain), env });
   }
-  if (raw.length === 0) return;
+  if (raw.length === 0) return blocked;
   const [tree, gitDir] = [join(exact.scratch, "tree"), join(exact.scratch, "git")];
   const isolated = {
     GIT_CONFIG_NOSYSTEM: "1",
@@ -878,6 +904,83 @@ async function _checkOut(
   } finally {
     await _removed(exact.scratch);
   }
+  return blocked;
+}
+
+/** Whether something that is not a real directory stands where a directory of `file`'s path goes. */
+function _blockedWay(root: string, file: string): boolean {
+  for (let at = file.indexOf("/"); at > 0; at = file.indexOf("/", at + 1)) {
+    try {
+      if (!Deno.lstatSync(join(root, file.slice(0, at))).isDirectory) return true;
+    } catch {
+      return false; // not there: git makes it
+    }
+  }
+  return false;
+}
+
+/**
+ * Of `files`, those not back as their backup holds them: missing, or (backed up byte for byte)
+ * with other bytes. A restore that stopped leaves the journal naming only these.
+ */
+async function _unfinished(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  root: string,
+  files: readonly string[],
+  env: Record<string, string>,
+  exact: readonly string[],
+): Promise<string[]> {
+  const raw = new Set(exact);
+  const present = files.filter((f) => raw.has(f) && _isFile(join(root, f)));
+  const blobs = await _backupBlobs(git, env);
+  let now: string[] = [];
+  try {
+    now = present.length === 0 ? [] : await _hashed(git, present);
+  } catch {
+    return [...files]; // cannot tell: all of them
+  }
+  const same = new Set(present.filter((f, i) => now[i] === blobs.get(f)?.oid));
+  return files.filter((f) => !same.has(f) && !(raw.has(f) ? false : _exists(join(root, f))));
+}
+
+function _isFile(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function _exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The backup index's blobs by path: id and size (`ls-files -s` and one `cat-file --batch-check`). */
+async function _backupBlobs(
+  git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
+  env: Record<string, string>,
+): Promise<Map<string, { oid: string; size: number }>> {
+  const blobs = new Map<string, { oid: string; size: number }>();
+  for (const record of _records((await git(["ls-files", "-s", "-z"], { env })).stdout)) {
+    const tab = record.indexOf(0x09);
+    const oid = new TextDecoder().decode(record.subarray(0, tab)).split(" ")[1];
+    blobs.set(decodePath(record.subarray(tab + 1)), { oid, size: -1 });
+  }
+  if (blobs.size === 0) return blobs;
+  const oids = [...new Set([...blobs.values()].map((b) => b.oid))];
+  const sizes = new Map<string, number>();
+  const out = await git(["cat-file", "--batch-check"], { stdin: oids.join("\n") + "\n", env });
+  for (const line of _text(out.stdout).split("\n")) {
+    const [oid, , size] = line.split(" ");
+    sizes.set(oid, Number(size));
+  }
+  for (const blob of blobs.values()) blob.size = sizes.get(blob.oid) ?? -1;
+  return blobs;
 }
 
 function _backupEnv(indexFile: string, store: string, objects: string): Record<string, string> {
@@ -1057,7 +1160,7 @@ async function _recover(
     const missing = snapshot.filter((r) => !present.has(_entryPath(r)));
     if (missing.length > 0) {
       await git(["update-index", "-z", "--index-info"], { stdin: _join0(missing) });
-      done.push(`${missing.length} index entries restored`);
+      done.push(`${_count(missing.length, "index entry", "index entries")} restored`);
     }
   }
   const missingFiles: string[] = [];
@@ -1073,22 +1176,43 @@ async function _recover(
   if (missingFiles.length > 0) {
     // Killed in this restore too, the next run writes these again.
     await _writeJournal(path, { ...journal, restoring: missingFiles });
-    await _checkOut(git, missingFiles, _backupEnv(backup, store, objects), {
-      root,
-      // A journal from before exact backups names none.
-      files: Array.isArray(journal.raw) ? journal.raw : [],
-      objectFormat,
-      scratch: join(stateDir, "prune-recover.scratch"),
-    });
+    const env = _backupEnv(backup, store, objects);
+    // A journal from before exact backups names none.
+    const raw = Array.isArray(journal.raw) ? journal.raw : [];
+    let blocked: string[];
+    try {
+      blocked = await _checkOut(git, missingFiles, env, {
+        root,
+        files: raw,
+        objectFormat,
+        scratch: join(stateDir, "prune-recover.scratch"),
+      });
+    } catch (err) {
+      const left = await _unfinished(git, root, missingFiles, env, raw).catch(() => missingFiles);
+      await _writeJournal(path, { ...journal, restoring: left });
+      throw err;
+    }
+    if (blocked.length > 0) {
+      await _writeJournal(path, { ...journal, restoring: blocked });
+      throw new Error(
+        `${blocked[0]}${
+          blocked.length > 1 ? ` and ${blocked.length - 1} more` : ""
+        } cannot be written back: a file stands where a directory of its path goes; move it away`,
+      );
+    }
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });
-    done.push(`${missingFiles.length} files restored`);
+    const rewritten = missingFiles.filter((f) => cutShort.has(f));
+    done.push(
+      `${_count(missingFiles.length, "file")} restored` +
+        (rewritten.length > 0 ? ` (cut short before: ${rewritten.join(", ")})` : ""),
+    );
   }
   // The journal first: a kill in between leaves leftovers, never a journal without its backup.
   await Deno.remove(path);
   await _removeLeftovers(stateDir);
   return [
     `an interrupted prune (started ${journal.started_at}) was rolled back: ${
-      done.length === 0 ? "it had changed nothing yet" : done.join(", ")
+      done.length === 0 ? "nothing was left to restore" : done.join(", ")
     }`,
   ];
 }
@@ -1105,27 +1229,20 @@ async function _cutShort(
 ): Promise<Set<string>> {
   const found = new Set<string>();
   if (restoring.length === 0) return found;
-  const blobs = new Map<string, string>();
-  for (const record of _records((await git(["ls-files", "-s", "-z"], { env })).stdout)) {
-    const tab = record.indexOf(0x09);
-    const fields = new TextDecoder().decode(record.subarray(0, tab)).split(" ");
-    blobs.set(decodePath(record.subarray(tab + 1)), fields[1]);
-  }
+  const blobs = await _backupBlobs(git, env);
   for (const file of restoring) {
-    const oid = blobs.get(file);
-    let bytes: Uint8Array;
+    const blob = blobs.get(file);
+    let info: Deno.FileInfo;
     try {
-      if (oid === undefined || !Deno.lstatSync(join(root, file)).isFile) continue;
-      bytes = Deno.readFileSync(join(root, file));
+      info = Deno.lstatSync(join(root, file));
     } catch {
       continue; // missing: restored as such
     }
-    const blob = (await git(["cat-file", "blob", oid], { env })).stdout;
-    if (
-      bytes.length < blob.length && blob.subarray(0, bytes.length).every((b, i) => b === bytes[i])
-    ) {
-      found.add(file);
-    }
+    // Only a regular file shorter than its backup can be a cut-short copy of it.
+    if (blob === undefined || !info.isFile || info.size >= blob.size) continue;
+    const bytes = Deno.readFileSync(join(root, file));
+    const whole = (await git(["cat-file", "blob", blob.oid], { env })).stdout;
+    if (whole.subarray(0, bytes.length).every((b, i) => b === bytes[i])) found.add(file);
   }
   return found;
 }
@@ -1159,6 +1276,11 @@ async function _removeLeftovers(stateDir: string): Promise<void> {
   for await (const entry of Deno.readDir(stateDir)) {
     if (entry.name.startsWith("prune-")) await _removed(join(stateDir, entry.name));
   }
+}
+
+/** `n thing` or `n things`. */
+function _count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function _text(bytes: Uint8Array): string {

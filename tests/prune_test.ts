@@ -747,6 +747,48 @@ Deno.test("prune --yes whose restore failed: the next run writes back what is mi
   }
 });
 
+Deno.test("prune --yes whose restore wrote everything back, then failed: a file the user shortens later stays as they made it", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const path = await gitShim(bin.path, "exit 1", { after: atExactCheckout("exit 1") });
+  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], { PATH: path });
+  assert.equal(failed.code, 1);
+  await assertFiles(root, files);
+  // A shorter version of a file is the user's edit, not a restore cut short.
+  await Deno.writeTextFile(join(root, "runs/r0/win.md"), "a\r\n");
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "a\r\n");
+});
+
+Deno.test("prune --yes recovery never deletes a file standing where a removed directory was", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "kill -9 $PPID"),
+  });
+  assert.equal(killed.code, 137);
+  await writeFiles(root, { "runs/r0": "my notes\n" });
+  const blocked = await prune(root, ["--yes"]);
+  assert.equal(blocked.code, 1);
+  const { error } = JSON.parse(blocked.stdout);
+  assert.equal(error.code, "PRUNE_JOURNAL");
+  assert.match(
+    error.message,
+    /cannot be written back: a file stands where a directory of its path goes/,
+  );
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0")), "my notes\n");
+  // Moved away, the next run gives everything back.
+  await Deno.rename(join(root, "runs/r0"), join(root, "my-notes.txt"));
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  await assertFiles(root, files);
+});
+
 Deno.test("prune --yes with GIT_TEST_SPLIT_INDEX=1 in the environment: a failed apply restores everything", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
@@ -972,7 +1014,7 @@ Deno.test("prune --yes: an untracked unit's backup never enters .git, and a kill
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
-  assert.ok(result.warnings.some((w: string) => /rolled back: 1 files restored/.test(w)));
+  assert.ok(result.warnings.some((w: string) => /rolled back: 1 file restored/.test(w)));
   assert.deepEqual(result.applied, []);
   assert.equal(await Deno.readTextFile(join(root, "runs/u/a.md")), content);
   assert.ok(!(await inGit()));
