@@ -615,12 +615,14 @@ async function _restore(
         await state.restoring(left);
         throw err;
       }
+      // Written back: from here on, only what was not is the journal's to restore.
+      await state.restoring(blocked);
       if (blocked.length > 0) {
-        await state.restoring(blocked);
         throw new Error(
           `${blocked[0]}${
             blocked.length > 1 ? ` and ${blocked.length - 1} more` : ""
-          } not written back: a file stands where a directory of its path goes (move it away)`,
+          } not written back: something stands in its way (a directory at its path, or a file ` +
+            "where a directory of it goes): move it away",
         );
       }
     });
@@ -872,8 +874,8 @@ async function _checkOut(
   env: Record<string, string>,
   exact: _Exact,
 ): Promise<string[]> {
-  // `checkout-index -f` would delete a file (or symlink) standing where a directory of the path
-  // was: that is someone's, so such a file is not written back.
+  // `checkout-index -f` would delete what stands in the way (a directory at the path, a file where
+  // a directory of it goes): that is someone's, so such a file is not written back.
   const blocked = files.filter((f) => _blockedWay(exact.root, f));
   const free = blocked.length === 0 ? files : files.filter((f) => !blocked.includes(f));
   const byteForByte = new Set(exact.files);
@@ -907,8 +909,16 @@ async function _checkOut(
   return blocked;
 }
 
-/** Whether something that is not a real directory stands where a directory of `file`'s path goes. */
+/**
+ * Whether writing `file` back would delete something: a directory standing at its path (with
+ * all it holds), or something that is not a real directory where a directory of its path goes.
+ */
 function _blockedWay(root: string, file: string): boolean {
+  try {
+    if (Deno.lstatSync(join(root, file)).isDirectory) return true;
+  } catch {
+    // Not there, as expected.
+  }
   for (let at = file.indexOf("/"); at > 0; at = file.indexOf("/", at + 1)) {
     try {
       if (!Deno.lstatSync(join(root, file.slice(0, at))).isDirectory) return true;
@@ -1192,12 +1202,14 @@ async function _recover(
       await _writeJournal(path, { ...journal, restoring: left });
       throw err;
     }
+    // Written back: from here on, only what was not is the journal's to restore.
+    await _writeJournal(path, { ...journal, restoring: blocked });
     if (blocked.length > 0) {
-      await _writeJournal(path, { ...journal, restoring: blocked });
       throw new Error(
         `${blocked[0]}${
           blocked.length > 1 ? ` and ${blocked.length - 1} more` : ""
-        } cannot be written back: a file stands where a directory of its path goes; move it away`,
+        } cannot be written back: something stands in its way (a directory at its path, or a ` +
+          "file where a directory of it goes); move it away",
       );
     }
     await git(["update-index", "-q", "--refresh"], { okCodes: [0, 1] });

@@ -763,6 +763,43 @@ Deno.test("prune --yes whose restore wrote everything back, then failed: a file 
   assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "a\r\n");
 });
 
+Deno.test("prune --yes whose restore wrote everything back but could not refresh the index: a later user edit stays", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const files = await convertingRepo(root);
+  await using bin = await tempDir();
+  const path = await gitShim(bin.path, "exit 1", {
+    before:
+      `case " $* " in *" update-index -q --refresh"*) [ -z "$GIT_INDEX_FILE" ] && exit 128;; esac`,
+  });
+  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], { PATH: path });
+  assert.equal(failed.code, 1);
+  assert.match(JSON.parse(failed.stdout).error.message, /refreshing the index/);
+  await assertFiles(root, files);
+  await Deno.writeTextFile(join(root, "runs/r0/win.md"), "a\r\n");
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md")), "a\r\n");
+});
+
+Deno.test("prune --yes never deletes a directory standing where a file it removed was", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await convertingRepo(root);
+  await using bin = await tempDir();
+  const path = await gitShim(
+    bin.path,
+    "mkdir -p runs/r0/win.md && echo mine > runs/r0/win.md/notes.md; exit 1",
+  );
+  const failed = await prune(root, ["--yes", "--confirm", "runs/r0/"], { PATH: path });
+  assert.equal(failed.code, 1);
+  assert.match(
+    JSON.parse(failed.stdout).error.message,
+    /runs\/r0\/win\.md not written back: something stands in its way/,
+  );
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0/win.md/notes.md")), "mine\n");
+});
+
 Deno.test("prune --yes recovery never deletes a file standing where a removed directory was", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
@@ -779,7 +816,7 @@ Deno.test("prune --yes recovery never deletes a file standing where a removed di
   assert.equal(error.code, "PRUNE_JOURNAL");
   assert.match(
     error.message,
-    /cannot be written back: a file stands where a directory of its path goes/,
+    /cannot be written back: something stands in its way/,
   );
   assert.equal(await Deno.readTextFile(join(root, "runs/r0")), "my notes\n");
   // Moved away, the next run gives everything back.
