@@ -675,6 +675,15 @@ async function assertFailedApplyRestores(
   await assertFiles(root, files);
 }
 
+/** `prune --yes --confirm runs/r0/` killed right after its untracked files went. */
+async function killedAfterUntrackedRemoval(root: string) {
+  await using bin = await tempDir();
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: await gitShim(bin.path, "kill -9 $PPID"),
+  });
+  assert.equal(killed.code, 137);
+}
+
 Deno.test("prune --yes failing after untracked files went gives them back byte for byte (no eol conversion, no clean filter)", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
@@ -685,11 +694,7 @@ Deno.test("prune --yes killed after untracked files went: the next run gives the
   await using repo = await tempRepo();
   const root = repo.path;
   const files = await convertingRepo(root);
-  await using bin = await tempDir();
-  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: await gitShim(bin.path, "kill -9 $PPID"),
-  });
-  assert.equal(killed.code, 137);
+  await killedAfterUntrackedRemoval(root);
   await assert.rejects(Deno.lstat(join(root, "runs/r0/win.md")));
   const run = await prune(root, ["--yes"]);
   assert.equal(run.code, 0, run.stderr);
@@ -794,11 +799,7 @@ Deno.test("prune --yes recovery never deletes a file standing where a removed di
   await using repo = await tempRepo();
   const root = repo.path;
   const files = await convertingRepo(root);
-  await using bin = await tempDir();
-  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
-    PATH: await gitShim(bin.path, "kill -9 $PPID"),
-  });
-  assert.equal(killed.code, 137);
+  await killedAfterUntrackedRemoval(root);
   await writeFiles(root, { "runs/r0": "my notes\n" });
   const blocked = await prune(root, ["--yes"]);
   assert.equal(blocked.code, 1);
