@@ -326,6 +326,11 @@ function _pastable(needs: string, path: string): string {
   return flags === undefined ? needs : flags.map(flag).join(" ");
 }
 
+/** A skip reason as shown: the flags it says are needed, pastable (see {@linkcode _pastable}). */
+function _reasonShown(reason: string, path: string): string {
+  return reason.startsWith("needs ") ? `needs ${_pastable(reason.slice(6), path)}` : reason;
+}
+
 /**
  * `path` as one shell word: bare when nothing in it is special to a shell, `'…'` otherwise, and
  * `$'…'` (bash, zsh) when it holds a control or bidi character, each written as its UTF-8 bytes
@@ -389,14 +394,14 @@ function _text(plan: Plan): string {
     }
     if (plan.skipped.length > 0) {
       out.push("", `Skipped by --yes (${plan.skipped.length}):`);
-      for (const s of plan.skipped) out.push(row(_show(s.path), s.reason));
+      for (const s of plan.skipped) out.push(row(_show(s.path), _reasonShown(s.reason, s.path)));
     }
   } else {
     out.push("", `Deleted (${plan.applied.length}):`);
     for (const a of plan.applied) out.push(row(_show(a.path), a.how));
     if (plan.skipped.length > 0) {
       out.push("", `Not deleted (${plan.skipped.length}):`);
-      for (const s of plan.skipped) out.push(row(_show(s.path), s.reason));
+      for (const s of plan.skipped) out.push(row(_show(s.path), _reasonShown(s.reason, s.path)));
     }
     out.push(
       "",

@@ -196,9 +196,23 @@ async function _apply(input: ApplyInput): Promise<Plan> {
     );
   });
   const { plan, collection } = await input.replan();
-  plan.warnings.push(...recovered);
+  plan.warnings.push(...recovered.warnings);
   for (const c of plan.candidates) {
     if (c.needs !== null) plan.skipped.push({ path: c.path, reason: `needs ${c.needs}` });
+  }
+  if (recovered.aged) {
+    // Untracked files given back carry today's time: ages, hence ranks, moved since the plan the
+    // user saw. Nothing is deleted on a plan nobody has seen.
+    const skipped = new Set(plan.skipped.map((s) => s.path));
+    for (const c of plan.candidates) {
+      if (skipped.has(c.path)) continue;
+      plan.skipped.push({
+        path: c.path,
+        reason: "not this run: untracked files were just given back with today's time, which " +
+          "changes ages and ranks; run the dry run again",
+      });
+    }
+    return plan;
   }
   let approved = approvedCandidates(plan);
   if (approved.length === 0) return plan;
@@ -1082,7 +1096,7 @@ async function _writeJournal(path: string, journal: _Journal): Promise<void> {
 async function _recover(
   git: (args: string[], options?: GitOptions) => ReturnType<typeof runGit>,
   where: { root: string; stateDir: string; objects: string; objectFormat: string },
-): Promise<string[]> {
+): Promise<{ warnings: string[]; aged: boolean }> {
   const { root, stateDir, objects, objectFormat } = where;
   const path = join(stateDir, PRUNE_JOURNAL_FILE);
   let journal: _Journal;
@@ -1096,7 +1110,7 @@ async function _recover(
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       await _removeLeftovers(stateDir);
-      return [];
+      return { warnings: [], aged: false };
     }
     throw new DochygieneError(
       "PRUNE_JOURNAL",
@@ -1222,11 +1236,17 @@ async function _recover(
   // The journal first: a kill in between leaves leftovers, never a journal without its backup.
   await Deno.remove(path);
   await _removeLeftovers(stateDir);
-  return [
-    `an interrupted prune (started ${journal.started_at}) was rolled back: ${
-      done.length === 0 ? "nothing was left to restore" : done.join(", ")
-    }`,
-  ];
+  const tracked = new Set(
+    [..._records(Buffer.from(journal.snapshot, "base64"))].map(_entryPath),
+  );
+  return {
+    warnings: [
+      `an interrupted prune (started ${journal.started_at}) was rolled back: ${
+        done.length === 0 ? "nothing was left to restore" : done.join(", ")
+      }`,
+    ],
+    aged: missingFiles.some((f) => !tracked.has(f)),
+  };
 }
 
 /**

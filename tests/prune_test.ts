@@ -702,6 +702,31 @@ Deno.test("prune --yes killed after untracked files went: the next run gives the
   await assertFiles(root, files);
 });
 
+Deno.test("prune --yes after a rollback that gave untracked files back deletes nothing: their ages moved since the plan", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await convertingRepo(root);
+  await commitFiles(root, { "runs/t1/notes.md": "# t1\n" }, OLD);
+  await killedAfterUntrackedRemoval(root);
+  const run = await prune(root, ["--yes"]);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.deepEqual(result.applied, []);
+  assert.equal(result.commit, null);
+  assert.ok(
+    result.skipped.some((s: { path: string; reason: string }) =>
+      s.path === "runs/t1/" && /^not this run: untracked files were just given back/.test(s.reason)
+    ),
+    run.stdout,
+  );
+  assert.ok(await Deno.lstat(join(root, "runs/t1/notes.md")));
+  // The next run, on a plan that can be seen, goes ahead.
+  const next = await prune(root, ["--yes"]);
+  assert.deepEqual(JSON.parse(next.stdout).applied.map((a: { path: string }) => a.path), [
+    "runs/t1/",
+  ]);
+});
+
 Deno.test("prune --yes killed while it wrote files back: the next run writes them again, not only the missing ones", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
