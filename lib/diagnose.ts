@@ -16,6 +16,7 @@ import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
 import { staleTempFiles } from "./stale_temp_files.ts";
+import { MAX_REPORT_BYTES } from "./validate_report.ts";
 
 /** The `.gitignore` line that keeps the state directory out of git. */
 export const GITIGNORE_LINE = ".dochygiene/";
@@ -146,6 +147,13 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
         );
       }
       report = (await findReportPair(stateDirPath)) ?? null;
+      const judgedAt = report === null ? undefined : _reportTime(report.json);
+      if (judgedAt !== undefined && Date.parse(judgedAt) > now.getTime() + CLOCK_SLACK_MS) {
+        problems.push(
+          `${report!.json} is dated ${judgedAt}, later than now (${now.toISOString()}): prune ` +
+            "does not use its judgments; if the clock is right, run /dochygiene:check again",
+        );
+      }
       // Stamped with the real time by atomicWrite, whatever clock this check was given.
       if (dirStatus === "ok") leftovers = staleTempFiles(stateDirPath, Date.now());
       if (leftovers.length > 0) {
@@ -265,6 +273,17 @@ function _removeIfThere(path: string): void {
 async function _isTracked(root: string): Promise<boolean> {
   const { stdout } = await runGit(root, ["ls-files", "-z", "--", STATE_DIR_NAME]);
   return stdout.length > 0;
+}
+
+/** The `generated_at` of the report at `path`, when it can be read (the report is small). */
+function _reportTime(path: string): string | undefined {
+  try {
+    if (Deno.statSync(path).size > MAX_REPORT_BYTES) return undefined;
+    const at = JSON.parse(Deno.readTextFileSync(path))?.generated_at;
+    return typeof at === "string" ? at : undefined;
+  } catch {
+    return undefined; // unreadable or not JSON: prune says so when it reads it
+  }
 }
 
 function _message(err: unknown): string {

@@ -110,6 +110,15 @@ export async function runSeam(
       return err;
     }
   };
+  // Output that could not be written: one stderr line, and an exit code that says so.
+  const notPrinted = (err: unknown, exitCode: number): number => {
+    const failure = toFailure(err);
+    put(
+      "stderr",
+      `dochygiene ${spec.name}: the output could not be printed: ${_oneLine(failure.message)}\n`,
+    );
+    return Math.max(exitCode, failure.exitCode);
+  };
   try {
     let parsed;
     try {
@@ -134,13 +143,12 @@ export async function runSeam(
         2,
       );
     }
-    if (values.help) {
-      io.write("stdout", spec.usage.trimEnd() + "\n");
-      return 0;
-    }
-    if (values.version) {
-      io.write("stdout", `dochygiene ${spec.name} ${VERSION}\n`);
-      return 0;
+    if (values.help || values.version) {
+      const unprinted = put(
+        "stdout",
+        values.help ? spec.usage.trimEnd() + "\n" : `dochygiene ${spec.name} ${VERSION}\n`,
+      );
+      return unprinted === undefined ? 0 : notPrinted(unprinted, 0);
     }
     if (values.root === "") {
       throw new DochygieneError("USAGE", "--root needs a value (--root DIR); see --help", 2);
@@ -170,12 +178,7 @@ export async function runSeam(
     }
     if (unprinted === undefined) return result.exitCode ?? 0;
     // The job is done (files written), but its output is lost: the caller must know.
-    const failure = toFailure(unprinted);
-    put(
-      "stderr",
-      `dochygiene ${spec.name}: the output could not be printed: ${_oneLine(failure.message)}\n`,
-    );
-    return Math.max(result.exitCode ?? 0, failure.exitCode);
+    return notPrinted(unprinted, result.exitCode ?? 0);
   } catch (err) {
     const failure = toFailure(err);
     put("stderr", `dochygiene ${spec.name}: ${_oneLine(failure.message)}\n`);

@@ -166,8 +166,10 @@ export function validateReport(value: unknown, options: ValidateReportOptions = 
       if (Date.parse(at) <= options.now.getTime()) continue;
       throw _at(
         key,
-        `${at} is later than now (${options.now.toISOString()}); give the time the report was ` +
-          "made (date -u +%Y-%m-%dT%H:%M:%SZ)",
+        `${at} is later than now (${options.now.toISOString()}); ` +
+          (key === "generated_at"
+            ? "give the time the report was made (date -u +%Y-%m-%dT%H:%M:%SZ)"
+            : "copy the generated_at of the scan the report judged"),
       );
     }
   }

@@ -41,12 +41,16 @@ Deno.test("clockFromEnv rejects a non-date with BAD_CLOCK, exit 2, naming the va
   });
 });
 
-Deno.test("clockFromEnv rejects an instant outside the years 0000-9999 (no ISO-8601 form for the artifacts)", () => {
+Deno.test("clockFromEnv rejects what is no ISO-8601 instant with a zone, or lies outside the years 0000-9999", () => {
   for (
     const value of [
       "+275760-09-13T00:00:00.000Z",
       "+010000-01-01T00:00:00.000Z",
       "-000001-12-31T00:00:00.000Z",
+      // Not an instant: a day that does not exist, no zone (local time), a date alone.
+      "2026-02-30T00:00:00Z",
+      "2026-12-01T00:00:00",
+      "2026-12-01",
     ]
   ) {
     assert.throws(() => clockFromEnv(value), (err) => {

@@ -214,3 +214,30 @@ Deno.test("a git that fails in a repository is reported with its reason, apart f
   assert.match(d.gitignore.error ?? "", /git/);
   assert.ok(d.problems.includes(d.gitignore.error ?? ""));
 });
+
+Deno.test("a report dated later than now is a problem: prune does not use its judgments", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene/report-20261205T000002Z.json": JSON.stringify({
+      schema_version: 1,
+      generated_at: "2026-12-05T00:00:00Z",
+      scan_generated_at: "2026-12-05T00:00:00Z",
+      entries: [],
+    }),
+    ".dochygiene/report-20261205T000002Z.md": "# report\n",
+  });
+  const d = await diagnose(repo.path, { clock: fixedClock(new Date("2026-11-30T03:36:18.000Z")) });
+  assert.equal(d.healthy, false);
+  assert.ok(
+    d.problems.some((p) =>
+      /report-20261205T000002Z\.json is dated 2026-12-05T00:00:00Z, later than now .*run \/dochygiene:check again$/
+        .test(p)
+    ),
+    d.problems.join("\n"),
+  );
+  const later = await diagnose(repo.path, {
+    clock: fixedClock(new Date("2026-12-06T00:00:00.000Z")),
+  });
+  assert.equal(later.healthy, true, later.problems.join("\n"));
+});

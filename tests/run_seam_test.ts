@@ -118,6 +118,13 @@ Deno.test("output that cannot be written: one stderr line, the job's exit code k
   );
   assert.equal(code, 2);
   assert.equal(out.stderr, "dochygiene demo: unknown option --bogus; see --help\n");
+  // --version (or --help) with stdout full: the same line, exit 1.
+  out = { stdout: "", stderr: "" };
+  code = await runSeam(SPEC, ["-V"], () => Promise.resolve({ json: {}, text: "" }), {
+    write: full("stdout"),
+  });
+  assert.equal(code, 1);
+  assert.match(out.stderr, /^dochygiene demo: the output could not be printed: No space left/);
   // Success with warnings, stderr full: the job's own exit code.
   out = { stdout: "", stderr: "" };
   code = await runSeam(

@@ -119,7 +119,11 @@ Deno.test("report (stdin) writes the pair, sets last_check and prints the paths"
 
 Deno.test("report refuses a report dated after now (exit 2): prune would take a later change for a judged one", async () => {
   await using repo = await tempRepo();
-  for (const key of ["generated_at", "scan_generated_at"]) {
+  const fixes = {
+    generated_at: "give the time the report was made",
+    scan_generated_at: "copy the generated_at of the scan the report judged",
+  };
+  for (const [key, fix] of Object.entries(fixes)) {
     const future = JSON.stringify({ ...JSON.parse(VALID), [key]: "2030-01-01T00:00:00Z" });
     fails(
       await state(["report"], repo.path, { stdin: future }),
@@ -128,7 +132,7 @@ Deno.test("report refuses a report dated after now (exit 2): prune would take a 
       new RegExp(
         `: invalid report: ${key}: 2030-01-01T00:00:00Z is later than now \\(${
           NOW.replaceAll(".", "\\.")
-        }\\); give the time the report was made`,
+        }\\); ${fix}`,
       ),
     );
   }

@@ -280,7 +280,7 @@ Deno.test("a bad DOCHYGIENE_NOW is exit 2", async () => {
     cwd: repo.path,
     env: { DOCHYGIENE_NOW: "tomorrow" },
   });
-  oneLine(r, 2, "BAD_CLOCK", /DOCHYGIENE_NOW="tomorrow" is not an ISO-8601 date/);
+  oneLine(r, 2, "BAD_CLOCK", /DOCHYGIENE_NOW="tomorrow" is not an ISO-8601 instant/);
 });
 
 Deno.test("an unreadable state directory is one clear line, not a crash", async () => {
