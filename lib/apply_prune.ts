@@ -955,33 +955,24 @@ async function _unfinished(
   exact: readonly string[],
 ): Promise<string[]> {
   const raw = new Set(exact);
-  const present = files.filter((f) => raw.has(f) && _isFile(join(root, f)));
-  const blobs = await _backupBlobs(git, env);
-  let now: string[] = [];
-  try {
-    now = present.length === 0 ? [] : await _hashed(git, present);
-  } catch {
-    return [...files]; // cannot tell: all of them
+  const left = new Set<string>();
+  const compared: string[] = [];
+  for (const file of files) {
+    const info = await Deno.lstat(join(root, file)).catch(() => undefined);
+    if (info === undefined || (raw.has(file) && !info.isFile)) left.add(file);
+    else if (raw.has(file)) compared.push(file);
   }
-  const same = new Set(present.filter((f, i) => now[i] === blobs.get(f)?.oid));
-  return files.filter((f) => !same.has(f) && !(raw.has(f) ? false : _exists(join(root, f))));
-}
-
-function _isFile(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isFile;
-  } catch {
-    return false;
+  if (compared.length > 0) {
+    const blobs = await _backupBlobs(git, env);
+    let now: string[];
+    try {
+      now = await _hashed(git, compared);
+    } catch {
+      return [...files]; // cannot tell: all of them
+    }
+    compared.forEach((f, i) => now[i] !== blobs.get(f)?.oid && left.add(f));
   }
-}
-
-function _exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return files.filter((f) => left.has(f));
 }
 
 /** The backup index's blobs by path: id and size (`ls-files -s` and one `cat-file --batch-check`). */
@@ -991,9 +982,9 @@ async function _backupBlobs(
 ): Promise<Map<string, { oid: string; size: number }>> {
   const blobs = new Map<string, { oid: string; size: number }>();
   for (const record of _records((await git(["ls-files", "-s", "-z"], { env })).stdout)) {
-    const tab = record.indexOf(0x09);
-    const oid = new TextDecoder().decode(record.subarray(0, tab)).split(" ")[1];
-    blobs.set(decodePath(record.subarray(tab + 1)), { oid, size: -1 });
+    // `<mode> <oid> <stage>\t<path>`
+    const oid = new TextDecoder().decode(record.subarray(0, record.indexOf(0x09))).split(" ")[1];
+    blobs.set(_entryPath(record), { oid, size: -1 });
   }
   if (blobs.size === 0) return blobs;
   const oids = [...new Set([...blobs.values()].map((b) => b.oid))];
@@ -1135,6 +1126,7 @@ async function _recover(
   }
   const done: string[] = [];
   let snapshot = [..._records(Buffer.from(journal.snapshot, "base64"))];
+  const tracked = new Set(snapshot.map(_entryPath));
   let files = journal.files;
   if (journal.old_head !== null && journal.tree !== null) {
     const { head, commit } = await _hygieneCommit(git, journal.old_head, journal.tree);
@@ -1151,7 +1143,6 @@ async function _recover(
     } else if (commit !== undefined) {
       // HEAD moved on from the hygiene commit, so its deletions are history now: its tracked
       // files stay deleted (restoring them would stage them again); untracked ones may come back.
-      const tracked = new Set(snapshot.map(_entryPath));
       files = files.filter((f) => !tracked.has(f));
       snapshot = [];
       done.push(`its commit ${commit} is under HEAD (now ${head}) and stays`);
@@ -1236,9 +1227,6 @@ async function _recover(
   // The journal first: a kill in between leaves leftovers, never a journal without its backup.
   await Deno.remove(path);
   await _removeLeftovers(stateDir);
-  const tracked = new Set(
-    [..._records(Buffer.from(journal.snapshot, "base64"))].map(_entryPath),
-  );
   return {
     warnings: [
       `an interrupted prune (started ${journal.started_at}) was rolled back: ${
