@@ -17,22 +17,20 @@ var DochygieneError = class extends Error {
   }
 };
 
+// lib/is_iso_timestamp.ts
+function isIsoTimestamp(value, options = {}) {
+  const m = typeof value === "string" ? _ISO.exec(value) : null;
+  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
+  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
+}
+var _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
 // lib/clock.ts
 var CLOCK_SLACK_MS = 5 * 60 * 1e3;
 var LAST_ISO_MS = 253402300799999;
-function _instant(value) {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/.exec(value);
-  if (m === null) return NaN;
-  const [y, mo, d] = [
-    Number(m[1]),
-    Number(m[2]),
-    Number(m[3])
-  ];
-  const day = new Date(Date.UTC(2e3, mo - 1, d));
-  day.setUTCFullYear(y);
-  if (day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return NaN;
-  return Date.parse(value);
-}
 var _FIRST_ISO_MS = -621672192e5;
 var systemClock = {
   now: () => new Date(Date.now())
@@ -45,7 +43,7 @@ function fixedClock(instant) {
 }
 function clockFromEnv(value) {
   if (value === void 0 || value === "") return systemClock;
-  const ms = _instant(value);
+  const ms = isIsoTimestamp(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms) || ms < _FIRST_ISO_MS || ms > LAST_ISO_MS) {
     throw new DochygieneError("BAD_CLOCK", `DOCHYGIENE_NOW=${JSON.stringify(value)} is not an ISO-8601 instant (a real date, a time and a zone) in the years 0000\u20139999; unset it or use e.g. 2026-11-30T03:36:18.000Z`, 2);
   }
@@ -78,7 +76,7 @@ var CONFIG_FILE_NAME = ".dochygiene.yml";
 // lib/decide_reminder.ts
 var _DAY_MS = 24 * 60 * 60 * 1e3;
 function decideReminder(state, now, thresholdDays) {
-  const checked = _instant2(state.last_check);
+  const checked = _instant(state.last_check);
   const elapsed = checked === void 0 ? void 0 : now.getTime() - checked;
   const decision = (show, reason) => ({
     show,
@@ -88,12 +86,12 @@ function decideReminder(state, now, thresholdDays) {
   });
   if (elapsed !== void 0 && elapsed < 0) return decision(false, "check_in_future");
   if (elapsed !== void 0 && elapsed <= thresholdDays * _DAY_MS) return decision(false, "fresh");
-  const reminded = _instant2(state.last_reminded);
+  const reminded = _instant(state.last_reminded);
   if (reminded === void 0) return decision(true, "never_reminded");
   if (localDay(new Date(reminded)) === localDay(now)) return decision(false, "reminded_today");
   return decision(true, "reminded_other_day");
 }
-function _instant2(iso) {
+function _instant(iso) {
   if (iso === null) return void 0;
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? void 0 : ms;
@@ -379,17 +377,6 @@ function exceedsDepth(value, maxDepth = MAX_JSON_DEPTH) {
   }
   return false;
 }
-
-// lib/is_iso_timestamp.ts
-function isIsoTimestamp(value, options = {}) {
-  const m = typeof value === "string" ? _ISO.exec(value) : null;
-  if (m === null || Number.isNaN(Date.parse(m[0]))) return false;
-  if (options.utcMillis && (m[7]?.length !== 4 || m[8] !== "Z")) return false;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return day.getUTCDate() === d && day.getUTCMonth() === mo - 1 && h < 24 && mi < 60 && s < 60;
-}
-var _ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 // lib/with_lock.ts
 async function withLock(stateDir, fn, options = {}) {

@@ -7,6 +7,7 @@
  */
 
 import { DochygieneError } from "./dochygiene_error.ts";
+import { isIsoTimestamp } from "./is_iso_timestamp.ts";
 
 /** A source of the current instant. */
 export interface Clock {
@@ -26,22 +27,6 @@ export const CLOCK_SLACK_MS: number = 5 * 60 * 1000;
  * four-digit year shows (git accepts commit dates beyond it).
  */
 export const LAST_ISO_MS: number = 253_402_300_799_999;
-
-/**
- * Epoch milliseconds of an ISO-8601 instant with a date that exists, a time and a zone (`Z` or
- * `±HH:MM`); `NaN` for anything else (`Date.parse` takes a zoneless time as local, a date alone
- * as UTC, and rolls 2026-02-30 over to March).
- */
-function _instant(value: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
-    .exec(value);
-  if (m === null) return NaN;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const day = new Date(Date.UTC(2000, mo - 1, d));
-  day.setUTCFullYear(y);
-  if (day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return NaN;
-  return Date.parse(value);
-}
 
 /** 0000-01-01T00:00:00.000Z, the first instant ISO-8601 writes with four year digits. */
 const _FIRST_ISO_MS = -62_167_219_200_000;
@@ -95,7 +80,7 @@ export function fixedClock(instant: Date): Clock {
  */
 export function clockFromEnv(value: string | undefined): Clock {
   if (value === undefined || value === "") return systemClock;
-  const ms = _instant(value);
+  const ms = isIsoTimestamp(value) ? Date.parse(value) : NaN;
   // Outside the years 0000–9999 an instant has no ISO-8601 form for the artifacts to carry.
   if (Number.isNaN(ms) || ms < _FIRST_ISO_MS || ms > LAST_ISO_MS) {
     throw new DochygieneError(
