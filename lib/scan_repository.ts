@@ -202,9 +202,10 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */
 function _lazyDiskLookup(root: string): DiskLookup {
   let lookup: DiskLookup | undefined;
-  return Object.assign((path: string) => (lookup ??= diskState(dirEntries(root)))(path), {
-    caseTwin: (path: string) => (lookup ??= diskState(dirEntries(root))).caseTwin?.(path) ?? false,
-    size: (dir: string) => (lookup ??= diskState(dirEntries(root))).size?.(dir),
+  const made = () => lookup ??= diskState(dirEntries(root));
+  return Object.assign((path: string) => made()(path), {
+    caseTwin: (path: string) => made().caseTwin?.(path) ?? false,
+    size: (dir: string) => made().size?.(dir),
   });
 }
 
