@@ -148,9 +148,12 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
       }
       report = (await findReportPair(stateDirPath)) ?? null;
       const judgedAt = report === null ? undefined : _reportTime(report.json);
-      if (judgedAt !== undefined && Date.parse(judgedAt) > now.getTime() + CLOCK_SLACK_MS) {
+      if (
+        report !== null && judgedAt !== undefined &&
+        Date.parse(judgedAt) > now.getTime() + CLOCK_SLACK_MS
+      ) {
         problems.push(
-          `${report!.json} is dated ${judgedAt}, later than now (${now.toISOString()}): prune ` +
+          `${report.json} is dated ${judgedAt}, later than now (${now.toISOString()}): prune ` +
             "does not use its judgments; if the clock is right, run /dochygiene:check again",
         );
       }
