@@ -18,6 +18,7 @@ import { loadConfig } from "./lib/load_config.ts";
 import { renderScanText } from "./lib/render_scan_text.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { scanRepository } from "./lib/scan_repository.ts";
+import { SCAN_CACHE_FILE_NAME } from "./lib/scan_cache.ts";
 import { staleTempFiles } from "./lib/stale_temp_files.ts";
 import {
   assertWritePermission,
@@ -38,6 +39,7 @@ Run it from the project root with:
 
 options:
   --no-write          only print the artifact; write nothing
+  --no-cache          analyse every doc: neither use nor write .dochygiene/scan-cache.json
   --root DIR          start directory for root resolution (default: the current directory)
   --format json|text  json: the artifact; text: a summary (default: json when stdout is
                       not a terminal)
@@ -64,7 +66,11 @@ const _PROGRESS_AFTER_MS = 1000;
  */
 export function main(args: string[]): Promise<number> {
   return runSeam(
-    { name: "scan", usage: USAGE, options: { "no-write": { type: "boolean" } } },
+    {
+      name: "scan",
+      usage: USAGE,
+      options: { "no-write": { type: "boolean" }, "no-cache": { type: "boolean" } },
+    },
     args,
     _run,
   );
@@ -82,11 +88,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       config,
       clock: ctx.clock,
       onProgress: progress.update,
+      cacheFile: ctx.values["no-cache"] === true ? undefined : await _cacheFile(ctx.root),
     });
   } finally {
     progress.end();
   }
-  const { artifact, warnings } = outcome;
+  const { artifact, warnings, cacheText } = outcome;
   // Serialised once, for scan.json and stdout alike (one line per doc).
   const jsonText = write || ctx.format === "json" ? formatScanJson(artifact) : undefined;
   let written: string | undefined;
@@ -94,10 +101,22 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     const dir = await ensureStateDir(ctx.root);
     await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
+    if (cacheText !== undefined) {
+      // Only a speed-up: a cache that cannot be written leaves the next scan cold, no worse.
+      await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheText).catch((err) =>
+        warnings.push(
+          `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
+            err instanceof Error ? err.message.split("\n")[0] : String(err)
+          }); the next scan analyses every doc again`,
+        )
+      );
+    }
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
-    for (const name of staleTempFiles(dir, Date.now(), SCAN_FILE_NAME)) {
-      await Deno.remove(join(dir, name)).catch(() => {});
+    for (const target of [SCAN_FILE_NAME, SCAN_CACHE_FILE_NAME]) {
+      for (const name of staleTempFiles(dir, Date.now(), target)) {
+        await Deno.remove(join(dir, name)).catch(() => {});
+      }
     }
   }
   return {
@@ -110,6 +129,15 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     // Text output lists the warnings itself; JSON consumers get them on stderr.
     stderr: ctx.format === "json" ? warnings.map((w) => `warning: ${w}`) : undefined,
   };
+}
+
+/** The scan cache's path, when the state directory is one to read from (not a symlink). */
+async function _cacheFile(root: string): Promise<string | undefined> {
+  try {
+    return join(await resolveStateDir(root), SCAN_CACHE_FILE_NAME);
+  } catch {
+    return undefined; // --no-write into an invalid state directory: scanned without the cache
+  }
 }
 
 /** A one-line progress counter on stderr, only on a terminal (not `TERM=dumb`) and only for slow scans. */

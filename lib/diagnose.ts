@@ -225,7 +225,7 @@ export async function diagnose(root: string, options: { clock?: Clock } = {}): P
  * while a later `!.dochygiene/state.json` still re-includes that file.
  */
 async function _isIgnored(root: string): Promise<boolean> {
-  const files = ["state.json", "scan.json", "report-20000101T000000Z.json"]
+  const files = ["state.json", "scan.json", "scan-cache.json", "report-20000101T000000Z.json"]
     .concat(["report-20000101T000000Z.md", "state.lock", "state.json.corrupt-20000101T000000Z"])
     .map((f) => `${STATE_DIR_NAME}/${f}`);
   // check-ignore rejects --literal-pathspecs; these paths are constants.

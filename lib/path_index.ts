@@ -67,7 +67,7 @@ export type DiskState = "exists" | "opaque" | "missing";
  *
  * const entry = (path: string) => path === "a.md" ? "file" as const : "linked" as const;
  * const onDisk = diskState(
- *   Object.assign(entry, { caseTwin: (path: string) => path === "A.md", size: () => undefined }),
+ *   Object.assign(entry, { caseTwin: (path: string) => path === "A.md", holds: () => false }),
  * );
  * assert.equal(onDisk("a.md"), "exists");
  * assert.equal(onDisk("link/b.md"), "opaque");
@@ -83,7 +83,10 @@ export function diskState(entry: DirEntries): DiskLookup {
       ? "opaque"
       : "missing";
   };
-  return Object.assign(state, { caseTwin: entry.caseTwin, size: entry.size });
+  return Object.assign(state, {
+    caseTwin: entry.caseTwin,
+    holds: (dir: string, count: number) => entry.size(dir) === count,
+  });
 }
 
 /**
@@ -95,8 +98,12 @@ export interface DiskLookup {
   (path: string): DiskState;
   /** Whether the missing `path` exists on disk with other letter case. */
   caseTwin?: (path: string) => boolean;
-  /** How many entries the directory `dir` holds on disk (`undefined`: unknown). */
-  size?: (dir: string) => number | undefined;
+  /**
+   * Whether the directory `dir` holds exactly `count` entries on disk (`false`
+   * when unknown). Asked as a question with a yes or no, so that an answer
+   * stays the same while what it tells does (the scan cache keeps answers).
+   */
+  holds?: (dir: string, count: number) => boolean;
 }
 
 /**
@@ -255,7 +262,7 @@ export class PathIndex {
         this.#children.set(parent, (this.#children.get(parent) ?? 0) + 1);
       }
     }
-    return this.#onDisk?.size?.(dir) === (this.#children.get(dir) ?? 0);
+    return this.#onDisk?.holds?.(dir, this.#children.get(dir) ?? 0) === true;
   }
 
   /** Whether `<path>.md` is listed, looked up by hash: no string to build and hash. */

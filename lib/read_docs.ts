@@ -14,9 +14,11 @@ import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "./decode_path.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
-import { diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
+import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
+import { cacheKey, encodeCacheEntry } from "./scan_cache.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
+import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { FileRead } from "./scan_docs.ts";
 
 /** Options of {@linkcode readDocs}. */
@@ -45,6 +47,22 @@ export interface ReadDocsOptions {
   /** With `links`: keep each doc's links in its summary (prune's dangling-link check). */
   keepLinks?: boolean;
   /**
+   * With `links`, for the scan cache: record the disk's answers to the link
+   * check (the result's `disk`) and give each summarised doc its cache entry;
+   * a doc whose cache key (see `cacheKey`) is `expect[i]` (`paths[i]`'s) is
+   * marked `cached` instead of analysed.
+   */
+  cache?: {
+    expect?: readonly string[];
+    /**
+     * The disk answers the expected facts rest on: asked again on this thread
+     * once it has read its share (its directory listings are then at hand);
+     * when the disk answers otherwise, the docs marked `cached` are analysed
+     * after all, on this thread. The result's `rechecked` tells which.
+     */
+    recheck?: DiskRecord;
+  };
+  /**
    * Helper threads started ahead with {@linkcode ReadHelper} (their start-up
    * then overlaps the caller's listing): used as far as the paths call for
    * helpers (more are started when they call for more), all closed in the end.
@@ -64,6 +82,12 @@ export interface Summarizer {
   keepLinks: boolean;
   /** The thread's inbound link counts, added to as docs are summarised. */
   inbound: Map<string, number>;
+  /** For the scan cache: the disk's answers to the thread's link checks, recorded. */
+  disk?: DiskRecord;
+  /** For the scan cache: the cache key of each path (by index) whose cached facts hold. */
+  expect?: readonly string[];
+  /** For the scan cache: a listed path's index in the listing (-1 for any other). */
+  indexOf?: (path: string) => number;
 }
 
 /** What {@linkcode readDocs} gave. */
@@ -82,6 +106,10 @@ export interface ReadDocsResult {
    * that failed or was given up); helpers closed unused are not listed.
    */
   helperDocs: number[];
+  /** With `cache`: every thread's disk answers to its link checks. */
+  disk: DiskRecord;
+  /** With `cache.recheck`: whether the disk answers every question of it alike. */
+  rechecked?: boolean;
 }
 
 /** Docs from which a helper thread pays for its start-up (about 50 ms), and for each more one. */
@@ -164,7 +192,9 @@ export async function readDocs(
   const links = options.links;
   const keepLinks = options.keepLinks ?? false;
   const batch = options.batch ?? _BATCH;
-  const job = { root, paths, skipLstat, counter, batch, links, keepLinks };
+  const cache = options.cache !== undefined;
+  const expect = options.cache?.expect;
+  const job = { root, paths, skipLstat, counter, batch, links, keepLinks, cache, expect };
   const wanted = helperThreads(paths.length, options.parallelFrom, options.cores);
   const started = options.helpers ?? [];
   for (const helper of started.slice(wanted)) helper.close();
@@ -175,7 +205,7 @@ export async function readDocs(
   const helping = helpers.map((helper, slot) =>
     _runHelper(helper, { ...job, claims, slot }, results)
   );
-  const { regular, summarizer } = threadReader(job);
+  const { regular, summarizer, onDisk } = threadReader(job);
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
   const take = () => Atomics.add(counter, 0, batch);
@@ -192,31 +222,42 @@ export async function readDocs(
     }
   }
   options.onProgress?.(paths.length, paths.length);
+  const rechecked = options.cache?.recheck?.answeredAlikeBy(onDisk);
   // Every batch is taken: a helper that has not taken up the job (still loading, or stuck) has
   // nothing to read; it is closed rather than waited for.
   for (const [slot, helper] of helpers.entries()) {
     if (Atomics.compareExchange(claims, slot, 0, 2) === 0) helper.close();
   }
   const helperDocs: number[] = [];
+  const disk = summarizer?.disk ?? new DiskRecord();
   for (const helped of await Promise.all(helping)) {
     helperDocs.push(helped?.docs ?? 0);
     if (helped === undefined) continue;
     for (const [path, count] of helped.inbound) {
       inbound.set(path, (inbound.get(path) ?? 0) + count);
     }
+    disk.add(helped.disk);
   }
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
+  // The disk no longer answers as the cached facts rest on: the docs marked cached are
+  // analysed here after all (their new facts recorded and made cache entries, as any other's).
+  const uncached = rechecked === false ? { ...summarizer!, expect: undefined } : undefined;
   for (let i = 0; i < paths.length; i++) {
+    const result = results[i];
     // A batch a helper took but never returned (it failed) is read here.
-    if (results[i] === undefined) {
+    if (result === undefined) {
       await readAnalysedBatch(root, paths, i, i + 1, regular, summarizer, results, 0);
+    } else if (uncached !== undefined && typeof result !== "string" && result.kind === "text") {
+      if (result.cached) {
+        await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
+      }
     }
-    const result = results[i]!;
-    if (typeof result !== "string") reads.set(paths[i], result);
-    else if (result !== "") warnings.push(`${_show(paths[i])}: ${result}; it was left out`);
+    const read = results[i]!;
+    if (typeof read !== "string") reads.set(paths[i], read);
+    else if (read !== "") warnings.push(`${_show(paths[i])}: ${read}; it was left out`);
   }
-  return { reads, warnings, inbound, helperDocs };
+  return { reads, warnings, inbound, helperDocs, disk, rechecked };
 }
 
 /**
@@ -258,11 +299,18 @@ export async function readAnalysedBatch(
   results: (FileRead | string | undefined)[],
   offset: number,
 ): Promise<void> {
+  const expect = summarizer?.expect;
   for (let i = start; i < end; i++) {
     const listed = regular(paths[i]);
-    results[i - offset] = listed === null
-      ? ""
-      : readDocSync(root, paths[i], { regularFile: listed });
+    const read = listed === null ? "" : readDocSync(root, paths[i], { regularFile: listed });
+    // Bytes the cache has the facts of: not analysed (the caller takes the cached facts).
+    if (expect?.[i] && typeof read !== "string" && read.kind === "text") {
+      if (cacheKey(read) === expect[i]) {
+        read.cached = true;
+        read.text = "";
+      }
+    }
+    results[i - offset] = read;
   }
   let waiting = false;
   for (let i = start; i < end; i++) {
@@ -288,7 +336,7 @@ export async function readAnalysedBatch(
  * frontmatter needs the full YAML parser before it is loaded comes back with neither.
  */
 function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileRead | string {
-  if (read.kind !== "text") return read;
+  if (read.kind !== "text" || read.cached) return read;
   try {
     const analysis = analyzeDoc(read.text, path);
     if (summarizer === undefined) read.analysis = analysis;
@@ -301,6 +349,16 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
         summarizer.keepLinks,
       );
       read.text = "";
+      const key = summarizer.disk === undefined ? undefined : cacheKey(read);
+      if (key !== undefined) {
+        read.cacheEntry = encodeCacheEntry(
+          path,
+          key,
+          read.summary,
+          facts.targets,
+          summarizer.indexOf!,
+        );
+      }
     }
   } catch (err) {
     // Left as read (neither analysis nor summary): readDocs loads the parser and analyses it again.
@@ -312,7 +370,8 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
 
 /** A text doc left unanalysed by {@linkcode _analysed} until the full YAML parser is loaded. */
 function _waitsForYaml(read: FileRead): boolean {
-  return read.kind === "text" && read.analysis === undefined && read.summary === undefined;
+  return read.kind === "text" && !read.cached && read.analysis === undefined &&
+    read.summary === undefined;
 }
 
 /** What one reading thread works with (see {@linkcode threadReader}). */
@@ -325,6 +384,8 @@ export interface ThreadReader {
   regular: (path: string) => boolean | null;
   /** The thread's summarizer, given the listing. */
   summarizer: Summarizer | undefined;
+  /** The thread's look on disk, from its cache of directory listings (nothing recorded). */
+  onDisk: DiskLookup;
 }
 
 /**
@@ -353,9 +414,13 @@ export interface ThreadReader {
  * ```
  */
 export function threadReader(
-  job: Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">,
+  job:
+    & Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">
+    & Partial<Pick<HelperJob, "cache" | "expect">>,
 ): ThreadReader {
   const entry = dirEntries(job.root);
+  const disk = job.cache ? new DiskRecord() : undefined;
+  const onDisk = diskState(entry);
   return {
     // Unknown (a directory on the way cannot be read), or a name no listing can hold (not
     // UTF-8): the read itself says why.
@@ -370,11 +435,15 @@ export function threadReader(
       : () => false,
     summarizer: job.links
       ? {
-        check: linkChecker(new PathIndex(job.links, diskState(entry))),
+        check: linkChecker(new PathIndex(job.links, disk?.watch(onDisk) ?? onDisk)),
         keepLinks: job.keepLinks,
         inbound: new Map(),
+        disk,
+        expect: job.expect,
+        indexOf: disk === undefined ? undefined : _indexOf(job.links.paths),
       }
       : undefined,
+    onDisk,
   };
 }
 
@@ -385,7 +454,7 @@ export function threadReader(
 export type HelperMessage =
   | { ready: true }
   | { start: number; results: (FileRead | string)[] }
-  | { done: true; inbound: Map<string, number> }
+  | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
   | { failed: string };
 
 /** What each helper is started with. */
@@ -404,6 +473,10 @@ export interface HelperJob {
   links: PathIndexSource | undefined;
   /** Keep each doc's links in its summary. */
   keepLinks: boolean;
+  /** For the scan cache: record disk answers, make cache entries. */
+  cache: boolean;
+  /** For the scan cache: the cache key of each path (by index) whose cached facts hold. */
+  expect: readonly string[] | undefined;
   /** Each helper's claim on the job: 0 not yet, 1 taken up by the helper, 2 given up by `readDocs`. */
   claims: Int32Array;
   /** This helper's index into `claims`. */
@@ -474,9 +547,10 @@ export class ReadHelper {
   }
 }
 
-/** What a helper thread that finished gave: its inbound link counts and how many docs it read. */
+/** What a helper thread that finished gave: its inbound link counts, disk answers and how many docs it read. */
 interface _Helped {
   inbound: Map<string, number>;
+  disk: [string, DiskAnswer][];
   docs: number;
 }
 
@@ -498,20 +572,20 @@ function _runHelper(
   let docs = 0;
   let settled = false;
   return new Promise((resolve) => {
-    const finish = (inbound?: Map<string, number>) => {
+    const finish = (done?: { inbound: Map<string, number>; disk: [string, DiskAnswer][] }) => {
       if (settled) return; // a late error after the end changes nothing
       settled = true;
       helper.close();
-      if (inbound === undefined) {
+      if (done === undefined) {
         for (const start of given) results.fill(undefined, start, start + job.batch);
       }
-      resolve(inbound === undefined ? undefined : { inbound, docs });
+      resolve(done === undefined ? undefined : { ...done, docs });
     };
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
       if (settled || "ready" in message) return;
       if ("failed" in message) return finish();
-      if ("done" in message) return finish(message.inbound);
+      if ("done" in message) return finish(message);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
       docs += message.results.length;
@@ -526,6 +600,18 @@ function _runHelper(
     helper.closed.then(() => finish());
     worker.postMessage(job);
   });
+}
+
+/** A listed path's index in `paths` (-1 for any other), from a map made on first need. */
+function _indexOf(paths: readonly string[]): (path: string) => number {
+  let indexes: Map<string, number> | undefined;
+  return (path) => {
+    if (indexes === undefined) {
+      indexes = new Map();
+      for (let i = 0; i < paths.length; i++) indexes.set(paths[i], i);
+    }
+    return indexes.get(path) ?? -1;
+  };
 }
 
 /** A path for a one-line message: undecodable bytes shown as `\xNN`. */

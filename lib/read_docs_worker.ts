@@ -34,7 +34,11 @@ scope.onmessage = async (event) => {
       scope.postMessage({ start, results });
       start = Atomics.add(counter, 0, batch);
     }
-    scope.postMessage({ done: true, inbound: summarizer?.inbound ?? new Map() });
+    scope.postMessage({
+      done: true,
+      inbound: summarizer?.inbound ?? new Map(),
+      disk: summarizer?.disk?.entries() ?? [],
+    });
   } catch (err) {
     // Said, not thrown: Deno prints a worker's uncaught error to stderr whatever its parent does.
     scope.postMessage({ failed: err instanceof Error ? err.message : String(err) });

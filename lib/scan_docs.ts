@@ -93,6 +93,13 @@ export type FileRead =
      * `text` is "" and `analysis` absent: they are not kept); else made here.
      */
     summary?: DocSummary;
+    /**
+     * The bytes are those the scan cache has facts of: the reader made no
+     * summary (the caller takes the cached one) and kept no text.
+     */
+    cached?: boolean;
+    /** The doc's new scan cache entry, when the reader made its summary for the cache. */
+    cacheEntry?: string;
   }
   | { kind: "binary"; bytes: number; lines: number; mtimeMs: number };
 

@@ -16,7 +16,13 @@ import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
-import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { cacheListing, ScanCache } from "./scan_cache.ts";
+import { readDocSync } from "./read_doc.ts";
+import { STATE_DIR_NAME } from "./state_dir.ts";
+import { showUndecodable } from "./decode_path.ts";
+import { contentExclusion } from "./summarize_doc.ts";
+import { DiskRecord } from "./disk_record.ts";
+import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./content_fingerprint.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
@@ -43,6 +49,13 @@ export interface ScanRepositoryOptions {
    * while reading (prune's dangling-link check), so nobody reads the docs twice.
    */
   keepLinks?: boolean;
+  /**
+   * The scan cache file (see `scan_cache.ts`): read (when it is a regular
+   * file), its facts taken for docs whose bytes, the listing and the disk's
+   * answers are unchanged, and the new cache handed back as `cacheText`.
+   * Not with `keepLinks` (the cache keeps no links).
+   */
+  cacheFile?: string;
 }
 
 /** The artifact and the problems that did not stop the scan. */
@@ -53,6 +66,8 @@ export interface ScanOutcome {
   warnings: string[];
   /** With `keepLinks`: each shortlisted doc's links (binary docs have none). */
   links?: Map<string, DocLink[]>;
+  /** With `cacheFile`: the new cache to write there, `undefined` when it would not change. */
+  cacheText?: string;
 }
 
 /**
@@ -110,6 +125,9 @@ async function _scan(
   helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
   const { root, config } = options;
+  // Read while git lists (this thread waits for it anyway); never with keepLinks (it keeps none).
+  const caching = options.cacheFile !== undefined && !options.keepLinks;
+  const cache = caching ? _readCache(options.cacheFile!) : undefined;
   const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
   const warnings = [...listing.warnings];
   // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
@@ -123,15 +141,43 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  const { reads, warnings: unread, inbound } = await readDocs(root, paths, {
+  // The state directory's own files (listed where git does not ignore it) are never link
+  // targets worth telling apart (links into it are not checked), and change with every scan:
+  // left out, so that they do not change the listing the cache is made under.
+  const source = pathIndexSource(
+    files.some((f) => f.path.startsWith(_STATE_PREFIX))
+      ? files.filter((f) => !f.path.startsWith(_STATE_PREFIX))
+      : files,
+    listing.opaque,
+  );
+  const listed = caching ? cacheListing(source) : undefined;
+  // A cache made under another listing is not used at all (any link may resolve otherwise).
+  const valid = cache?.listing === listed ? cache : undefined;
+  const { reads, warnings: unread, inbound, disk, rechecked } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
     skipLstat: inGit,
-    links: pathIndexSource(files, listing.opaque),
+    links: source,
     keepLinks: options.keepLinks,
     helpers,
+    cache: listed === undefined ? undefined : {
+      expect: valid && paths.map((path) => valid.key(path) ?? ""),
+      recheck: valid?.disk,
+    },
   });
   warnings.push(...unread);
+  const cacheText = listed === undefined ? undefined : _takeCached({
+    root,
+    paths,
+    reads,
+    inbound,
+    warnings,
+    cache: valid,
+    rechecked: rechecked === true,
+    listing: listed,
+    listed: source.paths,
+    disk,
+  });
   const git = _isoDatable(await agesPromise, warnings);
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
@@ -170,7 +216,7 @@ async function _scan(
       }
     },
   });
-  if (!options.keepLinks) return { artifact, warnings };
+  if (!options.keepLinks) return { artifact, warnings, cacheText };
   const links = new Map<string, DocLink[]>();
   for (const path of artifact.shortlist) {
     const read = reads.get(path);
@@ -199,13 +245,94 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
   return { ...git, ages };
 }
 
+const _STATE_PREFIX = `${STATE_DIR_NAME}/`;
+
+/** The scan cache at `file`, when it is one (of this version); never read through a symlink. */
+function _readCache(file: string): ScanCache | undefined {
+  try {
+    return Deno.lstatSync(file).isFile ? ScanCache.parse(Deno.readTextFileSync(file)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What {@linkcode _takeCached} works with. */
+interface _Taking {
+  root: string;
+  paths: readonly string[];
+  reads: Map<string, FileRead>;
+  inbound: Map<string, number>;
+  warnings: string[];
+  /** The cache, when it was made under this listing (its keys were expected). */
+  cache: ScanCache | undefined;
+  /** Whether the disk still answers the cache's questions alike (else no doc was taken from it). */
+  rechecked: boolean;
+  /** The listing, as the cache compares it. */
+  listing: string;
+  /** The listed paths (cached entries name them by index). */
+  listed: readonly string[];
+  /** The disk's answers to the link checks just made. */
+  disk: DiskRecord;
+}
+
+/**
+ * Gives the docs read as `cached` their cached summaries (their links counted
+ * into `inbound`), and returns the new cache's text: the unchanged docs'
+ * entries as stored, the others' new ones, under this listing and the disk
+ * answers of both; `undefined` when that is the cache as it was. A doc whose
+ * entry is not well formed after all is read again, to be analysed by
+ * `scanDocs`.
+ */
+function _takeCached(t: _Taking): string | undefined {
+  const { cache, reads, inbound } = t;
+  const lines: string[] = [];
+  let fresh = 0;
+  let lost = 0;
+  for (const path of t.paths) {
+    const read = reads.get(path);
+    if (read?.kind !== "text") continue;
+    if (read.cached) {
+      const cached = cache!.doc(path, t.listed);
+      if (cached === undefined) {
+        lost++;
+        const again = readDocSync(t.root, path);
+        if (typeof again !== "string") reads.set(path, again);
+        else {
+          reads.delete(path);
+          if (again !== "") {
+            t.warnings.push(`${JSON.stringify(showUndecodable(path))}: ${again}; it was left out`);
+          }
+        }
+        continue;
+      }
+      read.summary = cached.summary;
+      if (contentExclusion(cached.summary) === undefined) {
+        for (const target of cached.targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
+      }
+      lines.push(cache!.line(path)!);
+    } else if (read.cacheEntry !== undefined) {
+      lines.push(read.cacheEntry);
+      read.cacheEntry = undefined;
+      fresh++;
+    }
+  }
+  if (cache !== undefined && fresh === 0 && lost === 0 && lines.length === cache.size) {
+    return undefined;
+  }
+  const answers = new DiskRecord();
+  // Unchanged docs' facts still rest on the old answers (the same, as the recheck found).
+  if (cache !== undefined && t.rechecked) answers.add(cache.disk);
+  answers.add(t.disk);
+  return ScanCache.format(t.listing, answers, lines);
+}
+
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */
 function _lazyDiskLookup(root: string): DiskLookup {
   let lookup: DiskLookup | undefined;
   const made = () => lookup ??= diskState(dirEntries(root));
   return Object.assign((path: string) => made()(path), {
     caseTwin: (path: string) => made().caseTwin?.(path) ?? false,
-    size: (dir: string) => made().size?.(dir),
+    holds: (dir: string, count: number) => made().holds?.(dir, count) ?? false,
   });
 }
 

@@ -83,7 +83,8 @@ Deno.test("scan writes .dochygiene/scan.json atomically and prints the same arti
     JSON.parse(`{${line!.replace(/,$/, "")}}`)["docs/plan.md"],
     artifact.signals["docs/plan.md"],
   );
-  assert.deepEqual([...Deno.readDirSync(`${repo.path}/.dochygiene`)].map((e) => e.name), [
+  assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
+    "scan-cache.json",
     "scan.json",
   ]);
   assert.equal(await snapshot(repo.path), before, "nothing written outside .dochygiene");
@@ -153,10 +154,13 @@ Deno.test("a scan removes the temp files of scans killed mid-write, not one that
   // Left by a scan killed while the clock was ahead (set back since): no write in flight.
   const ahead = `.scan.json.tmp-4244-${Date.now() + 3_600_000}-0`;
   const other = ".state.json.tmp-4242-1000-0";
-  for (const name of [killed, fresh, ahead, other]) await Deno.writeTextFile(join(dir, name), "{");
+  const cache = ".scan-cache.json.tmp-4245-1000-0";
+  for (const name of [killed, fresh, ahead, other, cache]) {
+    await Deno.writeTextFile(join(dir, name), "{");
+  }
   const run = await scan(repo.path);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(await entryNames(dir), [fresh, other, "scan.json"].sort());
+  assert.deepEqual(await entryNames(dir), [fresh, other, "scan-cache.json", "scan.json"].sort());
 });
 
 Deno.test("two scans of an unchanged repository are identical except generated_at; --no-write writes nothing", async () => {

@@ -1,0 +1,107 @@
+/**
+ * What the link check asked the disk, and what it heard: the part of the
+ * world beyond the listing that a doc's link facts depend on (gitignored
+ * targets, near misses only the disk holds). The scan cache keeps it, and
+ * trusts its link facts again only while the disk still answers the same.
+ *
+ * @module
+ */
+
+import type { DiskLookup, DiskState } from "./path_index.ts";
+
+/** One answer of a {@linkcode DiskLookup}. */
+export type DiskAnswer = DiskState | boolean;
+
+/**
+ * The questions put to a {@linkcode DiskLookup} and its answers, keyed by the
+ * question: `s` + path (its state), `c` + path (a case twin on disk), `h` +
+ * count + `/` + directory (whether it holds exactly that many entries). A link check is a pure function of
+ * its doc, the listing and these answers: while the disk answers every
+ * recorded question the same, every recorded check would come out the same.
+ *
+ * @example
+ * ```ts
+ * import { DiskRecord } from "./disk_record.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const onDisk = Object.assign((path: string) => path === "dist/a.js" ? "exists" : "missing", {
+ *   caseTwin: () => false,
+ *   holds: (_dir: string, count: number) => count === 3,
+ * });
+ * const record = new DiskRecord();
+ * const lookup = record.watch(onDisk);
+ * assert.equal(lookup("dist/a.js"), "exists");
+ * assert.equal(lookup.holds?.("dist", 3), true);
+ * assert.deepEqual(record.entries(), [["h3/dist", true], ["sdist/a.js", "exists"]]);
+ * assert.ok(record.answeredAlikeBy(onDisk));
+ * assert.ok(!record.answeredAlikeBy(Object.assign(() => "missing" as const, { holds: () => true })));
+ * ```
+ */
+export class DiskRecord {
+  #answers: Map<string, DiskAnswer>;
+
+  /** A record holding `entries` (as {@linkcode DiskRecord.entries} gave them). */
+  constructor(entries: Iterable<readonly [string, DiskAnswer]> = []) {
+    this.#answers = new Map(entries);
+  }
+
+  /** How many questions are recorded. */
+  get size(): number {
+    return this.#answers.size;
+  }
+
+  /** `lookup`, with every question it is asked and its answer recorded here. */
+  watch(lookup: DiskLookup): DiskLookup {
+    const answers = this.#answers;
+    const state = (path: string): DiskState => {
+      const answer = lookup(path);
+      answers.set(`s${path}`, answer);
+      return answer;
+    };
+    const watched: DiskLookup = state;
+    const { caseTwin, holds } = lookup;
+    if (caseTwin !== undefined) {
+      watched.caseTwin = (path) => {
+        const answer = caseTwin(path);
+        answers.set(`c${path}`, answer);
+        return answer;
+      };
+    }
+    if (holds !== undefined) {
+      watched.holds = (dir, count) => {
+        const answer = holds(dir, count);
+        answers.set(`h${count}/${dir}`, answer);
+        return answer;
+      };
+    }
+    return watched;
+  }
+
+  /** Adds every question and answer of `other`. */
+  add(other: DiskRecord | Iterable<readonly [string, DiskAnswer]>): void {
+    const entries = other instanceof DiskRecord ? other.#answers : other;
+    for (const [question, answer] of entries) this.#answers.set(question, answer);
+  }
+
+  /** The questions and answers, sorted by question (plain data: it is stored and posted). */
+  entries(): [string, DiskAnswer][] {
+    return [...this.#answers].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  }
+
+  /** Whether `lookup` answers every recorded question as recorded. */
+  answeredAlikeBy(lookup: DiskLookup): boolean {
+    for (const [question, answer] of this.#answers) {
+      const arg = question.slice(1);
+      const kind = question[0];
+      let now: DiskAnswer;
+      if (kind === "s") now = lookup(arg);
+      else if (kind === "c") now = lookup.caseTwin?.(arg) ?? false;
+      else {
+        const slash = arg.indexOf("/");
+        now = lookup.holds?.(arg.slice(slash + 1), Number(arg.slice(0, slash))) ?? false;
+      }
+      if (now !== answer) return false;
+    }
+    return true;
+  }
+}

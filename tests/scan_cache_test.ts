@@ -1,0 +1,262 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { commitFiles, git, prng, runSeam, tempRepo, writeFiles } from "./_helpers.ts";
+import type { ScanArtifact } from "../lib/scan_docs.ts";
+
+const NOW = "2026-11-30T03:36:18.000Z";
+const DAY = "2026-10-01T00:00:00Z";
+const CACHE = ".dochygiene/scan-cache.json";
+
+const scan = (cwd: string, args: string[] = []) =>
+  runSeam("scan", ["--format", "json", ...args], { cwd, env: { DOCHYGIENE_NOW: NOW } });
+
+/** The artifact of a scan that must succeed silently, without `generated_at`. */
+async function facts(
+  cwd: string,
+  args: string[] = [],
+): Promise<Omit<ScanArtifact, "generated_at">> {
+  const run = await scan(cwd, args);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, "");
+  const { generated_at: _, ...rest } = JSON.parse(run.stdout) as ScanArtifact;
+  return rest;
+}
+
+/** The scan with the cache, which must equal a scan that analyses every doc. */
+async function assertCachedScanExact(cwd: string, step = ""): Promise<void> {
+  const cached = await facts(cwd);
+  const cold = await facts(cwd, ["--no-cache", "--no-write"]);
+  assert.deepEqual(cached, cold, step);
+}
+
+/** Rewrites the cache's entry for `path` with `edit` (its key kept). */
+async function editEntry(root: string, path: string, edit: (row: unknown[]) => void) {
+  const lines = (await Deno.readTextFile(join(root, CACHE))).split("\n");
+  const at = lines.findIndex((line) => line.startsWith(`[${JSON.stringify(path)},`));
+  assert.ok(at > 0, `no cache entry for ${path}`);
+  const row = JSON.parse(lines[at]);
+  edit(row);
+  lines[at] = JSON.stringify(row);
+  await Deno.writeTextFile(join(root, CACHE), lines.join("\n"));
+}
+
+const statusOf = (a: Omit<ScanArtifact, "generated_at">, path: string) =>
+  a.signals[path]?.find((s) => s.kind === "status");
+
+Deno.test("a second scan takes unchanged docs' facts from the cache and prints the same artifact", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "a.md": "Status: draft\n\n# A\n\n[b](b.md#two) [gone](gone.md) `src/x.ts`\n",
+    "b.md": "# B\n\n## Two\n\n- [ ] open\n",
+  }, DAY);
+  const first = await facts(repo.path);
+  assert.ok((await Deno.stat(join(repo.path, CACHE))).isFile);
+  assert.deepEqual(await facts(repo.path), first);
+  // The cached status stands in for the doc's own: the second scan did not analyse a.md.
+  await editEntry(repo.path, "a.md", (row) => row[4] = "from the cache");
+  assert.deepEqual(statusOf(await facts(repo.path), "a.md"), {
+    kind: "status",
+    value: "from the cache",
+  });
+  // Changed bytes are analysed again.
+  await writeFiles(repo.path, { "a.md": "Status: done\n\n# A\n" });
+  assert.deepEqual(statusOf(await facts(repo.path), "a.md"), { kind: "status", value: "done" });
+});
+
+Deno.test("the cache is not used under another listing: a new file makes a broken link whole", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "[b](b.md)\n" }, DAY);
+  const before = await facts(repo.path);
+  assert.equal(before.signals["a.md"].filter((s) => s.kind === "broken_link").length, 1);
+  await writeFiles(repo.path, { "b.md": "# B\n" });
+  const after = await facts(repo.path);
+  assert.deepEqual(after.signals["a.md"].filter((s) => s.kind === "broken_link"), []);
+  await assertCachedScanExact(repo.path);
+});
+
+Deno.test("the cache is not trusted once the disk answers otherwise: a gitignored target appears", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": "build/\n",
+    "a.md": "[out](build/out.html) [Guide](guide)\n",
+  }, DAY);
+  const broken = (a: Omit<ScanArtifact, "generated_at">) =>
+    a.signals["a.md"].filter((s) => s.kind === "broken_link").map((s) => "target" in s && s.target);
+  assert.deepEqual(broken(await facts(repo.path)), ["build/out.html", "guide"]);
+  await writeFiles(repo.path, { "build/out.html": "<p>built</p>\n" });
+  assert.deepEqual(broken(await facts(repo.path)), ["guide"]);
+  // A near miss only the disk holds (an ignored guide.md) gives the other its hint.
+  await writeFiles(repo.path, { ".gitignore": "build/\nguide.md\n" });
+  await git(repo.path, ["commit", "-qam", "ignore"]);
+  await facts(repo.path);
+  await writeFiles(repo.path, { "guide.md": "# Guide\n" });
+  await assertCachedScanExact(repo.path);
+  const hinted = (await facts(repo.path)).signals["a.md"].find((s) => s.kind === "broken_link");
+  assert.deepEqual(hinted, { kind: "broken_link", line: 1, target: "guide", hint: "extension" });
+});
+
+Deno.test("a cache that is not well formed never fails the scan nor gives a wrong fact, and is rebuilt", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "Status: draft\n\n[b](b.md)\n", "b.md": "# B\n" }, DAY);
+  const good = await facts(repo.path);
+  const text = await Deno.readTextFile(join(repo.path, CACHE));
+  const [header, ...rows] = text.split("\n");
+  const wrongType = JSON.parse(rows[0]);
+  wrongType[6] = 42; // anchors
+  const bad = [
+    "",
+    "not json\n",
+    text.slice(0, text.length / 2),
+    `${header}\n${rows[0].slice(0, 20)}\n`,
+    `${header}\n${JSON.stringify(wrongType)}\n${rows.slice(1).join("\n")}`,
+    text.replace(/"dochygiene_scan_cache":"[^"]*"/, '"dochygiene_scan_cache":"dochygiene 0.0.0"'),
+    `${JSON.stringify({ dochygiene_scan_cache: JSON.parse(header).dochygiene_scan_cache })}\n`,
+    "\0\xff binary",
+  ];
+  for (const garbage of bad) {
+    await Deno.writeTextFile(join(repo.path, CACHE), garbage);
+    assert.deepEqual(await facts(repo.path), good, JSON.stringify(garbage.slice(0, 40)));
+    // An entry cut short is analysed on the spot, and written by the scan after.
+    assert.deepEqual(await facts(repo.path), good);
+    // Rebuilt: the next scan trusts it again.
+    await editEntry(repo.path, "a.md", (row) => row[4] = "cached");
+    assert.equal(statusOf(await facts(repo.path), "a.md")?.kind, "status");
+    await Deno.writeTextFile(join(repo.path, CACHE), text);
+  }
+});
+
+Deno.test("a symlinked cache is never read; a directory in its place leaves the scan whole, with a warning", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "Status: draft\n" }, DAY);
+  await facts(repo.path);
+  await editEntry(repo.path, "a.md", (row) => row[4] = "outside");
+  const outside = join(repo.path, "..", `${repo.path.split("/").pop()}-outside.json`);
+  await Deno.rename(join(repo.path, CACHE), outside);
+  try {
+    await Deno.symlink(outside, join(repo.path, CACHE));
+    const run = await scan(repo.path);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(statusOf(JSON.parse(run.stdout), "a.md")?.value, "draft");
+    // The symlink is replaced by the cache the scan made, the file it led to left alone.
+    assert.ok((await Deno.lstat(join(repo.path, CACHE))).isFile);
+    assert.match(await Deno.readTextFile(outside), /"outside"/);
+  } finally {
+    await Deno.remove(outside);
+  }
+  await Deno.remove(join(repo.path, CACHE));
+  await Deno.mkdir(join(repo.path, CACHE));
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /^dochygiene scan: warning: \.dochygiene\/scan-cache\.json could not be written \(.*\); the next scan analyses every doc again\n$/,
+  );
+  assert.ok((await Deno.stat(join(repo.path, ".dochygiene/scan.json"))).isFile);
+});
+
+Deno.test("--no-write uses the cache but writes nothing; --no-cache neither uses nor writes it", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "Status: draft\n" }, DAY);
+  await facts(repo.path, ["--no-cache"]);
+  await assert.rejects(Deno.stat(join(repo.path, CACHE)), Deno.errors.NotFound);
+  await facts(repo.path);
+  await editEntry(repo.path, "a.md", (row) => row[4] = "cached");
+  const cached = await Deno.readTextFile(join(repo.path, CACHE));
+  await writeFiles(repo.path, { "b.md": "# B\n" }); // a new listing: the cache would be rewritten
+  assert.equal(statusOf(await facts(repo.path, ["--no-write"]), "a.md")?.value, "draft");
+  assert.equal(await Deno.readTextFile(join(repo.path, CACHE)), cached);
+  await Deno.remove(join(repo.path, "b.md"));
+  assert.equal(statusOf(await facts(repo.path, ["--no-write"]), "a.md")?.value, "cached");
+  assert.equal(statusOf(await facts(repo.path, ["--no-cache"]), "a.md")?.value, "draft");
+  assert.equal(await Deno.readTextFile(join(repo.path, CACHE)), cached);
+});
+
+Deno.test("docs with hostile names keep their cache entries", async () => {
+  await using repo = await tempRepo();
+  const names = ["sp ace.md", "new\nline.md", 'quo"te.md', "back\\slash.md", "ünï.md", "-lead.md"];
+  const files: Record<string, string> = {};
+  for (const name of names) {
+    files[name] = `Status: ${name.length}\n\n[all](${encodeURI(names[0])})\n`;
+  }
+  await commitFiles(repo.path, files, DAY);
+  const first = await facts(repo.path);
+  for (const name of names) await editEntry(repo.path, name, (row) => row[4] = "cached");
+  const second = await facts(repo.path);
+  for (const name of names) assert.equal(statusOf(second, name)?.value, "cached", name);
+  assert.equal(Object.keys(second.signals).length, Object.keys(first.signals).length);
+});
+
+/** A random doc: headings, links (some broken, some into the ignored build/, some with fragments), tasks, code paths. */
+function randomDoc(random: () => number, docs: number): string {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  const lines: string[] = [];
+  if (random() < 0.1) {
+    lines.push("---", `hygiene: ${pick(["frozen", "append-only", "none"])}`, "---");
+  }
+  if (random() < 0.3) lines.push(`Status: ${pick(["draft", "done", "shipped"])}`, "");
+  for (let i = 0; i < 1 + Math.floor(random() * 4); i++) {
+    lines.push(`## ${pick(["Setup", "Usage", "Notes", "Setup"])}`, "");
+    const target = pick([
+      `d${Math.floor(random() * docs)}.md`,
+      `D${Math.floor(random() * docs)}.md`,
+      `d${Math.floor(random() * docs)}`,
+      `../build/out${Math.floor(random() * 3)}.html`,
+      `x${Math.floor(random() * 3)}.log`,
+      `missing${Math.floor(random() * 3)}.md`,
+      "#setup",
+      "#nope",
+    ]);
+    const fragment = random() < 0.3 ? pick(["#usage", "#setup-1", "#nope"]) : "";
+    lines.push(`- [${pick([" ", "x"])}] see [it](${target}${fragment}) and \`docs/d${i}.md\``, "");
+  }
+  const text = lines.join("\n");
+  return random() < 0.15 ? text.replaceAll("\n", "\r\n") : text;
+}
+
+Deno.test("under random edits, the cached scan equals one that analyses every doc", async () => {
+  await using repo = await tempRepo();
+  const random = prng(20261130);
+  const DOCS = 12;
+  const files: Record<string, string> = { ".gitignore": ".dochygiene/\nbuild/\n*.log\n" };
+  for (let i = 0; i < DOCS; i++) files[`docs/d${i}.md`] = randomDoc(random, DOCS);
+  await commitFiles(repo.path, files, DAY);
+  await assertCachedScanExact(repo.path, "first");
+  const doc = () => `docs/d${Math.floor(random() * (DOCS + 3))}.md`;
+  const steps: [string, () => Promise<unknown>][] = [
+    ["edit", () => writeFiles(repo.path, { [doc()]: randomDoc(random, DOCS) })],
+    ["remove", () => Deno.remove(join(repo.path, doc())).catch(() => {})],
+    ["build", () => writeFiles(repo.path, { [`build/out${Math.floor(random() * 3)}.html`]: "x" })],
+    ["unbuild", () => Deno.remove(join(repo.path, "build"), { recursive: true }).catch(() => {})],
+    ["log", () => writeFiles(repo.path, { [`docs/x${Math.floor(random() * 3)}.log`]: "x" })],
+    ["unlog", () => Deno.remove(join(repo.path, "docs/x0.log")).catch(() => {})],
+    ["case", () => writeFiles(repo.path, { [`docs/D${Math.floor(random() * DOCS)}.md`]: "# D\n" })],
+    [
+      "commit",
+      () =>
+        git(repo.path, ["add", "-A"]).then(() =>
+          git(repo.path, ["commit", "-qm", "s", "--allow-empty"])
+        ),
+    ],
+    ["none", () => Promise.resolve()],
+  ];
+  for (let step = 0; step < 30; step++) {
+    const [name, apply] = steps[Math.floor(random() * steps.length)];
+    await apply();
+    await assertCachedScanExact(repo.path, `step ${step}: ${name}`);
+  }
+});
+
+Deno.test("with helper threads (2,000+ docs), the cached scan equals one that analyses every doc", async () => {
+  await using repo = await tempRepo();
+  const random = prng(7);
+  const DOCS = 2100;
+  const files: Record<string, string> = { ".gitignore": ".dochygiene/\nbuild/\n*.log\n" };
+  for (let i = 0; i < DOCS; i++) files[`docs/d${i}.md`] = randomDoc(random, DOCS);
+  await commitFiles(repo.path, files, DAY);
+  await assertCachedScanExact(repo.path, "first");
+  await assertCachedScanExact(repo.path, "unchanged");
+  await writeFiles(repo.path, { "docs/d5.md": randomDoc(random, DOCS), "build/out1.html": "x" });
+  await assertCachedScanExact(repo.path, "edited, built");
+  await writeFiles(repo.path, { "docs/d6.md": randomDoc(random, DOCS) });
+  await assertCachedScanExact(repo.path, "edited");
+});
