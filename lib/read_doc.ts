@@ -9,6 +9,7 @@
 
 import { contentFingerprint } from "./content_fingerprint.ts";
 import { hasUndecodableBytes } from "./decode_path.ts";
+import { cacheKey } from "./scan_cache.ts";
 import type { FileRead } from "./scan_docs.ts";
 
 /** Options of {@linkcode readDocSync}. */
@@ -19,6 +20,13 @@ export interface ReadDocOptions {
    * (the caller fetches it when it needs it).
    */
   regularFile?: boolean;
+  /**
+   * The scan cache's key of the bytes it has the facts of (see `cacheKey`):
+   * when the doc's bytes have it, they are neither decoded nor counted — the
+   * read is marked `cached`, its text is "" and its `lines` 0 (the cache's to
+   * give).
+   */
+  expect?: string;
 }
 
 /** Bytes of a doc that are analysed; beyond this only size and line count are read. */
@@ -68,7 +76,7 @@ export function readDocSync(
     try {
       const bytes = Deno.readFileSync(full);
       if (bytes.length <= MAX_PARSE_BYTES) {
-        return _toRead(bytes, bytes.length, undefined, NaN);
+        return _toRead(bytes, bytes.length, undefined, NaN, options.expect);
       }
     } catch (err) {
       return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
@@ -90,7 +98,7 @@ export function readDocSync(
       // between lstat and this read is not detected; large files are checked.)
       const bytes = Deno.readFileSync(full);
       if (bytes.length <= MAX_PARSE_BYTES) {
-        return _toRead(bytes, bytes.length, undefined, mtimeMs);
+        return _toRead(bytes, bytes.length, undefined, mtimeMs, options.expect);
       }
     }
     return _readLarge(full, info);
@@ -151,7 +159,25 @@ function _toRead(
   bytes: number,
   lines: number | undefined,
   mtimeMs: number,
+  expect?: string,
 ): FileRead {
+  let fingerprint: string | undefined;
+  if (expect !== undefined && lines === undefined) {
+    fingerprint = contentFingerprint(head);
+    // The bytes the cache has the facts of (a text doc's, then): nothing more to do here.
+    if (cacheKey({ bytes, fingerprint }) === expect) {
+      return {
+        kind: "text",
+        text: "",
+        bytes,
+        lines: 0,
+        truncated: false,
+        fingerprint,
+        mtimeMs,
+        cached: true,
+      };
+    }
+  }
   if (head.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) {
     return { kind: "binary", bytes, lines: lines ?? _countLines(head), mtimeMs };
   }
@@ -168,7 +194,7 @@ function _toRead(
     mtimeMs,
   };
   // Duplicates compare bytes (the text drops a BOM and replaces invalid UTF-8).
-  if (!read.truncated) read.fingerprint = contentFingerprint(head);
+  if (!read.truncated) read.fingerprint = fingerprint ?? contentFingerprint(head);
   return read;
 }
 

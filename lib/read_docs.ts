@@ -16,7 +16,7 @@ import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
-import { cacheKey, encodeCacheEntry } from "./scan_cache.ts";
+import { encodeCacheEntry } from "./scan_cache.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { FileRead } from "./scan_docs.ts";
@@ -55,12 +55,20 @@ export interface ReadDocsOptions {
   cache?: {
     expect?: readonly string[];
     /**
-     * The disk answers the expected facts rest on: asked again on this thread
-     * once it has read its share (its directory listings are then at hand);
-     * when the disk answers otherwise, the docs marked `cached` are analysed
-     * after all, on this thread. The result's `rechecked` tells which.
+     * The disk answers the expected facts rest on: asked again by the first
+     * helper thread, or else by this thread, once it has read its share (its
+     * directory listings are then at hand); when the disk
+     * answers otherwise, the docs marked `cached` are analysed after all, on
+     * this thread. The result's `rechecked` tells which.
      */
     recheck?: DiskRecord;
+    /**
+     * Gives a read marked `cached` its cached facts (its summary and line
+     * count), on this thread, as soon as this thread has the read (so that the
+     * helpers read on meanwhile); `false` when they cannot be had, and the doc
+     * is then analysed after all.
+     */
+    take?: (path: string, read: FileRead & { kind: "text" }) => boolean;
   };
   /**
    * Helper threads started ahead with {@linkcode ReadHelper} (their start-up
@@ -202,16 +210,39 @@ export async function readDocs(
   while (helpers.length < wanted) helpers.push(new ReadHelper());
   // One claim per helper: 0 until it takes up the job (1), or until this thread gives it up (2).
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(helpers.length, 1)));
+  // The first helper asks the disk the cache's questions again once it has read its share
+  // (while this thread takes the cached facts); without one, this thread does.
+  const recheck = options.cache?.recheck;
+  let rechecked: boolean | undefined;
   const helping = helpers.map((helper, slot) =>
-    _runHelper(helper, { ...job, claims, slot }, results)
+    _runHelper(
+      helper,
+      { ...job, claims, slot, recheck: slot === 0 ? recheck?.entries() : undefined },
+      results,
+      (alike) => rechecked = alike,
+      (start, end) => takeCached(start, end),
+    )
   );
   const { regular, summarizer, onDisk } = threadReader(job);
+  const taker = options.cache?.take;
+  const takeCached = (start: number, end: number) => {
+    if (taker === undefined) return;
+    for (let i = start; i < end; i++) {
+      const read = results[i];
+      if (
+        typeof read === "object" && read.kind === "text" && read.cached && !taker(paths[i], read)
+      ) {
+        results[i] = undefined; // analysed in the end
+      }
+    }
+  };
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
   const take = () => Atomics.add(counter, 0, batch);
   for (let start = take(); start < paths.length; start = take()) {
     const end = Math.min(start + batch, paths.length);
     await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
+    takeCached(start, end);
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
       // Take the helpers' results delivered so far (unpacking them is work this thread does
@@ -222,7 +253,6 @@ export async function readDocs(
     }
   }
   options.onProgress?.(paths.length, paths.length);
-  const rechecked = options.cache?.recheck?.answeredAlikeBy(onDisk);
   // Every batch is taken: a helper that has not taken up the job (still loading, or stuck) has
   // nothing to read; it is closed rather than waited for.
   for (const [slot, helper] of helpers.entries()) {
@@ -238,20 +268,22 @@ export async function readDocs(
     }
     disk.add(helped.disk);
   }
+  rechecked ??= recheck?.answeredAlikeBy(onDisk);
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
-  // The disk no longer answers as the cached facts rest on: the docs marked cached are
-  // analysed here after all (their new facts recorded and made cache entries, as any other's).
-  const uncached = rechecked === false ? { ...summarizer!, expect: undefined } : undefined;
+  // Docs read here in the end are analysed whatever the cache holds (their new facts recorded
+  // and made cache entries, as any other's).
+  const uncached = summarizer && { ...summarizer, expect: undefined };
   for (let i = 0; i < paths.length; i++) {
     const result = results[i];
-    // A batch a helper took but never returned (it failed) is read here.
-    if (result === undefined) {
-      await readAnalysedBatch(root, paths, i, i + 1, regular, summarizer, results, 0);
-    } else if (uncached !== undefined && typeof result !== "string" && result.kind === "text") {
-      if (result.cached) {
-        await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
-      }
+    // A batch a helper took but never returned (it failed), a doc whose cached facts could not
+    // be had, or, when the disk no longer answers as the cached facts rest on, a doc marked
+    // cached: read (again) here.
+    if (
+      result === undefined ||
+      rechecked === false && typeof result === "object" && result.kind === "text" && result.cached
+    ) {
+      await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
     }
     const read = results[i]!;
     if (typeof read !== "string") reads.set(paths[i], read);
@@ -302,15 +334,10 @@ export async function readAnalysedBatch(
   const expect = summarizer?.expect;
   for (let i = start; i < end; i++) {
     const listed = regular(paths[i]);
-    const read = listed === null ? "" : readDocSync(root, paths[i], { regularFile: listed });
-    // Bytes the cache has the facts of: not analysed (the caller takes the cached facts).
-    if (expect?.[i] && typeof read !== "string" && read.kind === "text") {
-      if (cacheKey(read) === expect[i]) {
-        read.cached = true;
-        read.text = "";
-      }
-    }
-    results[i - offset] = read;
+    // Bytes the cache has the facts of are not analysed: the caller takes the cached facts.
+    results[i - offset] = listed === null
+      ? ""
+      : readDocSync(root, paths[i], { regularFile: listed, expect: expect?.[i] || undefined });
   }
   let waiting = false;
   for (let i = start; i < end; i++) {
@@ -349,14 +376,12 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
         summarizer.keepLinks,
       );
       read.text = "";
-      const key = summarizer.disk === undefined ? undefined : cacheKey(read);
-      if (key !== undefined) {
+      if (summarizer.indexOf !== undefined && read.fingerprint !== undefined) {
         read.cacheEntry = encodeCacheEntry(
-          path,
-          key,
+          read.lines,
           read.summary,
           facts.targets,
-          summarizer.indexOf!,
+          summarizer.indexOf,
         );
       }
     }
@@ -421,6 +446,8 @@ export function threadReader(
   const entry = dirEntries(job.root);
   const disk = job.cache ? new DiskRecord() : undefined;
   const onDisk = diskState(entry);
+  const links = job.links;
+  let check: LinkChecker | undefined;
   return {
     // Unknown (a directory on the way cannot be read), or a name no listing can hold (not
     // UTF-8): the read itself says why.
@@ -433,14 +460,18 @@ export function threadReader(
           : false;
       }
       : () => false,
-    summarizer: job.links
+    summarizer: links
       ? {
-        check: linkChecker(new PathIndex(job.links, disk?.watch(onDisk) ?? onDisk)),
+        // Made on first need: a thread whose docs all come from the scan cache checks no link.
+        check: (path, doc) => {
+          check ??= linkChecker(new PathIndex(links, disk?.watch(onDisk) ?? onDisk));
+          return check(path, doc);
+        },
         keepLinks: job.keepLinks,
         inbound: new Map(),
         disk,
         expect: job.expect,
-        indexOf: disk === undefined ? undefined : _indexOf(job.links.paths),
+        indexOf: disk === undefined ? undefined : _indexOf(links.paths),
       }
       : undefined,
     onDisk,
@@ -453,6 +484,7 @@ export function threadReader(
  */
 export type HelperMessage =
   | { ready: true }
+  | { rechecked: boolean }
   | { start: number; results: (FileRead | string)[] }
   | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
   | { failed: string };
@@ -481,6 +513,8 @@ export interface HelperJob {
   claims: Int32Array;
   /** This helper's index into `claims`. */
   slot: number;
+  /** For the scan cache: disk questions and answers to ask again first, posting whether alike. */
+  recheck: [string, DiskAnswer][] | undefined;
 }
 
 /**
@@ -555,7 +589,9 @@ interface _Helped {
 }
 
 /**
- * Runs one helper thread on the shared counter. Resolves with its inbound
+ * Runs one helper thread on the shared counter, telling `onResults` of each
+ * batch of results it gives and `onRechecked` of its answer to a recheck.
+ * Resolves with its inbound
  * link counts and how many docs it read when it has returned every batch it took; when it fails (to
  * start, or midway), is closed by anyone or is given up, with `undefined` after
  * clearing every result it gave, so that this thread reads and counts them all
@@ -565,6 +601,8 @@ function _runHelper(
   helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
+  onRechecked: (alike: boolean) => void,
+  onResults: (start: number, end: number) => void,
 ): Promise<_Helped | undefined> | undefined {
   const worker = helper.worker;
   if (worker === undefined) return undefined;
@@ -584,11 +622,13 @@ function _runHelper(
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
       if (settled || "ready" in message) return;
+      if ("rechecked" in message) return onRechecked(message.rechecked);
       if ("failed" in message) return finish();
       if ("done" in message) return finish(message);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
       docs += message.results.length;
+      onResults(message.start, message.start + message.results.length);
     };
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {

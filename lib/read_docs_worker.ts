@@ -15,6 +15,7 @@ import {
   threadReader,
 } from "./read_docs.ts";
 import type { FileRead } from "./scan_docs.ts";
+import { DiskRecord } from "./disk_record.ts";
 
 const scope = self as unknown as {
   onmessage: (event: MessageEvent<HelperJob>) => void;
@@ -26,13 +27,18 @@ scope.onmessage = async (event) => {
   // Given up by readDocs (it read every batch before this thread came up): nothing to do.
   if (Atomics.compareExchange(claims, slot, 0, 1) !== 0) return;
   try {
-    const { regular, summarizer } = threadReader(event.data);
+    const { regular, summarizer, onDisk } = threadReader(event.data);
     for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
       const end = Math.min(start + batch, paths.length);
       const results: (FileRead | string)[] = [];
       await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
       scope.postMessage({ start, results });
       start = Atomics.add(counter, 0, batch);
+    }
+    // Asked once the listings of this thread's directories are at hand.
+    const recheck = event.data.recheck;
+    if (recheck !== undefined) {
+      scope.postMessage({ rechecked: new DiskRecord(recheck).answeredAlikeBy(onDisk) });
     }
     scope.postMessage({
       done: true,

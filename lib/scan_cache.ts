@@ -26,14 +26,6 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  */
 const _ENGINE = `dochygiene ${VERSION}, analysis 1`;
 
-/** One doc's cached facts: its summary, and the paths it links to (its inbound links elsewhere). */
-export interface CachedDoc {
-  /** The summary, as the reading thread made it (without links). */
-  summary: DocSummary;
-  /** The existing paths the doc links to, once each. */
-  targets: string[];
-}
-
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
  * (see `content_fingerprint.ts`; 64 bits of hash: an accidental collision of
@@ -74,9 +66,10 @@ export function cacheListing(source: PathIndexSource): string {
 }
 
 /**
- * One line of the cache: a doc's path, key, summary and link targets, as
- * JSON; a listed path it names is stored as its index in the listing
- * (`indexOf`), which the cache is only used under.
+ * One doc's line of the cache: its line count (a fact of its bytes, so that
+ * an unchanged doc is not even decoded), summary and link targets, as JSON; a
+ * listed path it names is stored as its index in the listing (`indexOf`),
+ * which the cache is only used under.
  *
  * @example
  * ```ts
@@ -94,15 +87,15 @@ export function cacheListing(source: PathIndexSource): string {
  * };
  * const listing = ["a.md", "b.md"];
  * const indexOf = (path: string) => listing.indexOf(path);
- * const line = encodeCacheEntry("a.md", "4/3:a:b", summary, ["b.md", "docs"], indexOf);
- * const cache = ScanCache.parse(ScanCache.format("a.md\0b.md", new DiskRecord(), [line]));
+ * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], indexOf);
+ * const text = ScanCache.format("a.md\0b.md", new DiskRecord(), [["a.md", "4/3:a:b", line]]);
+ * const cache = ScanCache.parse(text);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
- * assert.deepEqual(cache?.doc("a.md", listing), { summary, targets: ["b.md", "docs"] });
+ * assert.deepEqual(cache?.doc("a.md", listing), { lines: 3, summary, targets: ["b.md", "docs"] });
  * ```
  */
 export function encodeCacheEntry(
-  path: string,
-  key: string,
+  lines: number,
   summary: DocSummary,
   targets: readonly string[],
   indexOf: (path: string) => number,
@@ -113,8 +106,7 @@ export function encodeCacheEntry(
     return index >= 0 ? index : path;
   };
   return JSON.stringify([
-    path,
-    key,
+    lines,
     hygiene ?? null,
     appendOnly,
     status ?? null,
@@ -130,7 +122,8 @@ export function encodeCacheEntry(
 /**
  * A scan cache as read from its file: the listing and disk answers it was
  * made under, and each doc's key; a doc's entry is parsed when it is asked
- * for.
+ * for. The file: a header line (JSON: the version, listing, disk answers and
+ * each doc's path and key), then each doc's line, in the same order.
  *
  * @example
  * ```ts
@@ -151,24 +144,36 @@ export class ScanCache {
   readonly listing: string;
   /** The disk's answers the facts were made under. */
   readonly disk: DiskRecord;
-  /** Path → [key, line]. */
-  #lines: Map<string, [string, string]>;
+  #text: string;
+  /** Path → its index in `#keys` and `#starts`. */
+  #docs: Map<string, number>;
+  #keys: string[];
+  /** Where each doc's line starts in `#text`, and where the text ends (one more than docs). */
+  #starts: Int32Array;
 
-  private constructor(listing: string, disk: DiskRecord, lines: Map<string, [string, string]>) {
-    this.listing = listing;
-    this.disk = disk;
-    this.#lines = lines;
+  private constructor(
+    header: _Header,
+    text: string,
+    docs: Map<string, number>,
+    starts: Int32Array,
+  ) {
+    this.listing = header.listing;
+    this.disk = new DiskRecord(header.disk);
+    this.#text = text;
+    this.#docs = docs;
+    this.#keys = header.keys;
+    this.#starts = starts;
   }
 
   /**
    * The cache in `text`, or `undefined` when it is not one this version of
    * dochygiene made (another version, or not a cache at all: it is then
-   * rebuilt, never trusted in part). Only each line's path and key are read
-   * here.
+   * rebuilt). Only the header is parsed here; a doc's line that is not well
+   * formed is found when it is asked for.
    */
   static parse(text: string): ScanCache | undefined {
     let end = text.indexOf("\n");
-    if (end < 0) end = text.length;
+    if (end < 0) return undefined;
     let header: unknown;
     try {
       header = JSON.parse(text.slice(0, end));
@@ -176,36 +181,48 @@ export class ScanCache {
       return undefined;
     }
     if (!_isHeader(header)) return undefined;
-    const lines = new Map<string, [string, string]>();
-    for (let start = end + 1; start < text.length; start = end + 1) {
-      end = text.indexOf("\n", start);
-      if (end < 0) end = text.length;
-      const line = text.slice(start, end);
-      const head = _pathAndKey(line);
-      if (head === undefined) return undefined;
-      lines.set(head[0], [head[1], line]);
+    const { paths } = header;
+    const docs = new Map<string, number>();
+    const starts = new Int32Array(paths.length + 1);
+    for (let i = 0; i < paths.length; i++) {
+      docs.set(paths[i], i);
+      starts[i] = end + 1;
+      end = text.indexOf("\n", end + 1);
+      if (end < 0) return undefined;
     }
-    return new ScanCache(header.listing, new DiskRecord(header.disk), lines);
+    starts[paths.length] = end + 1;
+    // Every line accounted for: nothing after the last one.
+    return end + 1 === text.length ? new ScanCache(header, text, docs, starts) : undefined;
   }
 
-  /** The text of a cache: a header line, then `lines` (from {@linkcode encodeCacheEntry}). */
-  static format(listing: string, disk: DiskRecord, lines: readonly string[]): string {
+  /**
+   * The text of a cache: a header line, then each doc's line (from
+   * {@linkcode encodeCacheEntry}), given with the doc's path and key.
+   */
+  static format(
+    listing: string,
+    disk: DiskRecord,
+    docs: readonly (readonly [path: string, key: string, line: string])[],
+  ): string {
     const header = JSON.stringify({
       dochygiene_scan_cache: _ENGINE,
       listing,
       disk: disk.entries(),
+      paths: docs.map(([path]) => path),
+      keys: docs.map(([, key]) => key),
     });
-    return `${header}\n${lines.map((line) => `${line}\n`).join("")}`;
+    return `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`;
   }
 
   /** How many docs have an entry. */
   get size(): number {
-    return this.#lines.size;
+    return this.#keys.length;
   }
 
   /** The key of the bytes `path`'s entry was made from; `undefined` without one. */
   key(path: string): string | undefined {
-    return this.#lines.get(path)?.[0];
+    const i = this.#docs.get(path);
+    return i === undefined ? undefined : this.#keys[i];
   }
 
   /**
@@ -214,60 +231,55 @@ export class ScanCache {
    * with one that is not well formed.
    */
   doc(path: string, listing: readonly string[]): CachedDoc | undefined {
-    const line = this.#lines.get(path)?.[1];
+    const line = this.line(path);
     if (line === undefined) return undefined;
+    let row: unknown;
     try {
-      return _doc(JSON.parse(line), listing);
+      row = JSON.parse(line);
     } catch {
       return undefined;
     }
+    return _doc(row, listing);
   }
 
-  /** `path`'s entry as stored (written again as it is when its doc is unchanged). */
+  /** `path`'s line as stored (written again as it is when its doc is unchanged). */
   line(path: string): string | undefined {
-    return this.#lines.get(path)?.[1];
+    const i = this.#docs.get(path);
+    return i === undefined ? undefined : this.#text.slice(this.#starts[i], this.#starts[i + 1] - 1);
   }
 }
 
-/**
- * The path and key at the start of a line (`["path","key",`), read without
- * parsing the rest; `undefined` when the line does not start so.
- */
-function _pathAndKey(line: string): [string, string] | undefined {
-  if (!line.startsWith('["')) return undefined;
-  let i = 2;
-  let escaped = false;
-  for (; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 0x22 /* " */) break;
-    if (c === 0x5c /* \ */) {
-      escaped = true;
-      i++;
-    }
-  }
-  if (line.charCodeAt(i + 1) !== 0x2c || line.charCodeAt(i + 2) !== 0x22) return undefined;
-  const keyEnd = line.indexOf('"', i + 3);
-  if (keyEnd < 0) return undefined;
-  let path: unknown;
-  try {
-    path = escaped ? JSON.parse(line.slice(1, i + 1)) : line.slice(2, i);
-  } catch {
-    return undefined;
-  }
-  return typeof path === "string" ? [path, line.slice(i + 3, keyEnd)] : undefined;
+/** The header of a cache file. */
+interface _Header {
+  listing: string;
+  disk: [string, DiskAnswer][];
+  paths: string[];
+  keys: string[];
 }
 
-function _isHeader(
-  value: unknown,
-): value is { listing: string; disk: [string, DiskAnswer][] } {
+function _isHeader(value: unknown): value is _Header {
   if (typeof value !== "object" || value === null) return false;
   const header = value as Record<string, unknown>;
-  return header.dochygiene_scan_cache === _ENGINE && typeof header.listing === "string" &&
-    Array.isArray(header.disk) &&
-    header.disk.every((pair) =>
-      Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" &&
-      /^(?:[sc]|h\d+\/)/.test(pair[0]) && _isAnswer(pair[1])
-    );
+  const { listing, disk, paths, keys } = header;
+  if (
+    header.dochygiene_scan_cache !== _ENGINE || typeof listing !== "string" ||
+    !Array.isArray(disk) || !Array.isArray(paths) || !Array.isArray(keys) ||
+    paths.length !== keys.length
+  ) {
+    return false;
+  }
+  for (const pair of disk) {
+    if (
+      !Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" ||
+      !/^(?:[sc]|h\d+\/)/.test(pair[0]) || !_isAnswer(pair[1])
+    ) {
+      return false;
+    }
+  }
+  for (let i = 0; i < paths.length; i++) {
+    if (typeof paths[i] !== "string" || typeof keys[i] !== "string") return false;
+  }
+  return true;
 }
 
 function _isAnswer(value: unknown): value is DiskAnswer {
@@ -275,26 +287,68 @@ function _isAnswer(value: unknown): value is DiskAnswer {
     value === "missing";
 }
 
-/** A parsed entry, checked shape by shape; `undefined` when anything is off. */
+/** One doc's cached facts: its line count, summary, and the paths it links to. */
+export interface CachedDoc {
+  /** The doc's line count. */
+  lines: number;
+  /** The summary, as the reading thread made it (without links). */
+  summary: DocSummary;
+  /** The existing paths the doc links to, once each (its inbound links elsewhere). */
+  targets: string[];
+}
+
+/** A parsed line, checked as it is read; `undefined` when anything is off. */
 function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
-  if (!Array.isArray(row) || row.length !== 11) return undefined;
-  const [, , hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing, refs] =
-    row;
+  if (!Array.isArray(row) || row.length !== 10) return undefined;
+  const [
+    lines,
+    hygiene,
+    appendOnly,
+    status,
+    checkboxes,
+    anchors,
+    broken,
+    fragments,
+    missing,
+    refs,
+  ] = row;
   if (
+    typeof lines !== "number" ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
     typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
-    !(checkboxes === null || _isTuple(checkboxes, ["number", "number"])) ||
-    !_isStrings(anchors) || !Array.isArray(refs) ||
-    !_isTuples<[number, string, BrokenLink["hint"]]>(broken, ["number", "string", "hint"]) ||
-    !_isTuples<[number, string, unknown, string]>(fragments, [
-      "number",
-      "string",
-      "ref",
-      "string",
-    ]) ||
-    !_isTuples<[number, string]>(missing, ["number", "string"])
+    !(checkboxes === null ||
+      Array.isArray(checkboxes) && checkboxes.length === 2 &&
+        typeof checkboxes[0] === "number" && typeof checkboxes[1] === "number") ||
+    !Array.isArray(anchors) || !Array.isArray(broken) || !Array.isArray(fragments) ||
+    !Array.isArray(missing) || !Array.isArray(refs)
   ) {
     return undefined;
+  }
+  for (const anchor of anchors) if (typeof anchor !== "string") return undefined;
+  const brokenLinks: BrokenLink[] = [];
+  for (const b of broken) {
+    if (
+      !Array.isArray(b) || b.length !== 3 || typeof b[0] !== "number" ||
+      typeof b[1] !== "string" || !(b[2] === null || b[2] === "case" || b[2] === "extension")
+    ) {
+      return undefined;
+    }
+    brokenLinks.push({ kind: "broken_link", line: b[0], target: b[1], hint: b[2] });
+  }
+  const fragmentRefs: FragmentRef[] = [];
+  for (const f of fragments) {
+    const path = Array.isArray(f) && f.length === 4 ? _path(f[2], listing) : undefined;
+    if (path === undefined || typeof f[0] !== "number" || typeof f[1] !== "string") {
+      return undefined;
+    }
+    if (typeof f[3] !== "string") return undefined;
+    fragmentRefs.push({ line: f[0], target: f[1], path, fragment: f[3] });
+  }
+  const missingPaths: MissingPath[] = [];
+  for (const m of missing) {
+    if (!Array.isArray(m) || m.length !== 2 || typeof m[0] !== "number") return undefined;
+    if (typeof m[1] !== "string") return undefined;
+    missingPaths.push({ kind: "missing_path", line: m[0], path: m[1] });
   }
   const targets: string[] = [];
   for (const ref of refs) {
@@ -302,61 +356,21 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
     if (target === undefined) return undefined;
     targets.push(target);
   }
-  const fragmentRefs: FragmentRef[] = [];
-  for (const [line, target, ref, fragment] of fragments) {
-    const path = _path(ref, listing);
-    if (path === undefined) return undefined;
-    fragmentRefs.push({ line, target, path, fragment });
-  }
-  const summary: DocSummary = {
-    hygiene: hygiene ?? undefined,
-    appendOnly,
-    status: status ?? undefined,
-    checkboxes: checkboxes === null ? undefined : { done: checkboxes[0], open: checkboxes[1] },
-    anchors: new Set(anchors),
-    linkFacts: {
-      broken: broken.map(([line, target, hint]): BrokenLink => ({
-        kind: "broken_link",
-        line,
-        target,
-        hint,
-      })),
-      fragments: fragmentRefs,
-      missing: missing.map(([line, path]): MissingPath => ({ kind: "missing_path", line, path })),
+  return {
+    lines,
+    summary: {
+      hygiene: hygiene ?? undefined,
+      appendOnly,
+      status: status ?? undefined,
+      checkboxes: checkboxes === null ? undefined : { done: checkboxes[0], open: checkboxes[1] },
+      anchors: new Set(anchors),
+      linkFacts: { broken: brokenLinks, fragments: fragmentRefs, missing: missingPaths },
     },
+    targets,
   };
-  return { summary, targets };
 }
 
 /** A stored path: a listed one by its index in `listing`, any other as itself. */
 function _path(ref: unknown, listing: readonly string[]): string | undefined {
-  if (typeof ref === "string") return ref;
-  return typeof ref === "number" && Number.isInteger(ref) ? listing[ref] : undefined;
-}
-
-type _Type = "number" | "string" | "hint" | "ref";
-
-function _isTuple(value: unknown, types: readonly _Type[]): boolean {
-  if (!Array.isArray(value) || value.length !== types.length) return false;
-  for (let i = 0; i < types.length; i++) {
-    const v = value[i];
-    const type = types[i];
-    const ok = type === "hint"
-      ? v === null || v === "case" || v === "extension"
-      : type === "number"
-      ? typeof v === "number"
-      : type === "string"
-      ? typeof v === "string"
-      : typeof v === "string" || typeof v === "number";
-    if (!ok) return false;
-  }
-  return true;
-}
-
-function _isTuples<T>(value: unknown, types: readonly _Type[]): value is T[] {
-  return Array.isArray(value) && value.every((v) => _isTuple(v, types));
-}
-
-function _isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === "string");
+  return typeof ref === "string" ? ref : typeof ref === "number" ? listing[ref] : undefined;
 }

@@ -95,10 +95,11 @@ export type FileRead =
     summary?: DocSummary;
     /**
      * The bytes are those the scan cache has facts of: the reader made no
-     * summary (the caller takes the cached one) and kept no text.
+     * summary and kept no text, and `lines` is 0 (the caller takes both from
+     * the cache).
      */
     cached?: boolean;
-    /** The doc's new scan cache entry, when the reader made its summary for the cache. */
+    /** The doc's new scan cache line, when the reader made its summary for the cache. */
     cacheEntry?: string;
   }
   | { kind: "binary"; bytes: number; lines: number; mtimeMs: number };

@@ -16,10 +16,8 @@ import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
-import { cacheListing, ScanCache } from "./scan_cache.ts";
-import { readDocSync } from "./read_doc.ts";
+import { cacheKey, cacheListing, ScanCache } from "./scan_cache.ts";
 import { STATE_DIR_NAME } from "./state_dir.ts";
-import { showUndecodable } from "./decode_path.ts";
 import { contentExclusion } from "./summarize_doc.ts";
 import { DiskRecord } from "./disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
@@ -127,8 +125,11 @@ async function _scan(
   const { root, config } = options;
   // Read while git lists (this thread waits for it anyway); never with keepLinks (it keeps none).
   const caching = options.cacheFile !== undefined && !options.keepLinks;
-  const cache = caching ? _readCache(options.cacheFile!) : undefined;
-  const [ignored, listing] = await Promise.all([loadIgnore(root), listingPromise]);
+  const [ignored, listing, cache] = await Promise.all([
+    loadIgnore(root),
+    listingPromise,
+    caching ? _readCache(options.cacheFile!) : undefined,
+  ]);
   const warnings = [...listing.warnings];
   // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
   // shared with prune, which keeps it in its unit).
@@ -153,6 +154,8 @@ async function _scan(
   const listed = caching ? cacheListing(source) : undefined;
   // A cache made under another listing is not used at all (any link may resolve otherwise).
   const valid = cache?.listing === listed ? cache : undefined;
+  // Each cached doc's link targets, as its cached facts are taken (counted in the end).
+  const taken = new Map<string, string[]>();
   const { reads, warnings: unread, inbound, disk, rechecked } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -163,19 +166,24 @@ async function _scan(
     cache: listed === undefined ? undefined : {
       expect: valid && paths.map((path) => valid.key(path) ?? ""),
       recheck: valid?.disk,
+      take: (path, read) => {
+        const cached = valid?.doc(path, source.paths);
+        if (cached === undefined) return false;
+        read.summary = cached.summary;
+        read.lines = cached.lines;
+        taken.set(path, cached.targets);
+        return true;
+      },
     },
   });
   warnings.push(...unread);
-  const cacheText = listed === undefined ? undefined : _takeCached({
-    root,
+  const cacheText = listed === undefined ? undefined : _newCache({
     paths,
     reads,
     inbound,
-    warnings,
-    cache: valid,
-    rechecked: rechecked === true,
+    taken,
+    cache: rechecked ? valid : undefined,
     listing: listed,
-    listed: source.paths,
     disk,
   });
   const git = _isoDatable(await agesPromise, warnings);
@@ -247,83 +255,67 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
 
 const _STATE_PREFIX = `${STATE_DIR_NAME}/`;
 
-/** The scan cache at `file`, when it is one (of this version); never read through a symlink. */
-function _readCache(file: string): ScanCache | undefined {
+/**
+ * The scan cache at `file`, when it is one (of this version); never read through a symlink.
+ * Read asynchronously: meanwhile this thread drains `git ls-files` (it stops when its pipe is full).
+ */
+async function _readCache(file: string): Promise<ScanCache | undefined> {
   try {
-    return Deno.lstatSync(file).isFile ? ScanCache.parse(Deno.readTextFileSync(file)) : undefined;
+    if (!Deno.lstatSync(file).isFile) return undefined;
+    return ScanCache.parse(await Deno.readTextFile(file));
   } catch {
     return undefined;
   }
 }
 
-/** What {@linkcode _takeCached} works with. */
-interface _Taking {
-  root: string;
+/** What {@linkcode _newCache} works with. */
+interface _NewCache {
   paths: readonly string[];
-  reads: Map<string, FileRead>;
+  reads: ReadonlyMap<string, FileRead>;
   inbound: Map<string, number>;
-  warnings: string[];
-  /** The cache, when it was made under this listing (its keys were expected). */
+  /** Each doc given its cached facts, with its link targets. */
+  taken: ReadonlyMap<string, readonly string[]>;
+  /** The cache the docs read as `cached` took their facts from (the disk answering alike). */
   cache: ScanCache | undefined;
-  /** Whether the disk still answers the cache's questions alike (else no doc was taken from it). */
-  rechecked: boolean;
   /** The listing, as the cache compares it. */
   listing: string;
-  /** The listed paths (cached entries name them by index). */
-  listed: readonly string[];
   /** The disk's answers to the link checks just made. */
   disk: DiskRecord;
 }
 
 /**
- * Gives the docs read as `cached` their cached summaries (their links counted
- * into `inbound`), and returns the new cache's text: the unchanged docs'
- * entries as stored, the others' new ones, under this listing and the disk
- * answers of both; `undefined` when that is the cache as it was. A doc whose
- * entry is not well formed after all is read again, to be analysed by
- * `scanDocs`.
+ * Counts the links of the docs that took their facts from the cache into
+ * `inbound` (as the reading threads counted the others'), and returns the new
+ * cache's text: the unchanged docs' lines as stored, the others' new ones,
+ * under this listing and the disk answers of both; `undefined` when that is
+ * the cache as it was.
  */
-function _takeCached(t: _Taking): string | undefined {
-  const { cache, reads, inbound } = t;
-  const lines: string[] = [];
+function _newCache(c: _NewCache): string | undefined {
+  const { cache, inbound } = c;
+  const lines: [string, string, string][] = [];
   let fresh = 0;
-  let lost = 0;
-  for (const path of t.paths) {
-    const read = reads.get(path);
+  for (const path of c.paths) {
+    const read = c.reads.get(path);
     if (read?.kind !== "text") continue;
     if (read.cached) {
-      const cached = cache!.doc(path, t.listed);
-      if (cached === undefined) {
-        lost++;
-        const again = readDocSync(t.root, path);
-        if (typeof again !== "string") reads.set(path, again);
-        else {
-          reads.delete(path);
-          if (again !== "") {
-            t.warnings.push(`${JSON.stringify(showUndecodable(path))}: ${again}; it was left out`);
-          }
+      if (contentExclusion(read.summary!) === undefined) {
+        for (const target of c.taken.get(path)!) {
+          inbound.set(target, (inbound.get(target) ?? 0) + 1);
         }
-        continue;
       }
-      read.summary = cached.summary;
-      if (contentExclusion(cached.summary) === undefined) {
-        for (const target of cached.targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
-      }
-      lines.push(cache!.line(path)!);
+      lines.push([path, cache!.key(path)!, cache!.line(path)!]);
     } else if (read.cacheEntry !== undefined) {
-      lines.push(read.cacheEntry);
+      lines.push([path, cacheKey(read)!, read.cacheEntry]);
       read.cacheEntry = undefined;
       fresh++;
     }
   }
-  if (cache !== undefined && fresh === 0 && lost === 0 && lines.length === cache.size) {
-    return undefined;
-  }
+  if (cache !== undefined && fresh === 0 && lines.length === cache.size) return undefined;
   const answers = new DiskRecord();
   // Unchanged docs' facts still rest on the old answers (the same, as the recheck found).
-  if (cache !== undefined && t.rechecked) answers.add(cache.disk);
-  answers.add(t.disk);
-  return ScanCache.format(t.listing, answers, lines);
+  if (cache !== undefined) answers.add(cache.disk);
+  answers.add(c.disk);
+  return ScanCache.format(c.listing, answers, lines);
 }
 
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */

@@ -32,7 +32,8 @@ async function assertCachedScanExact(cwd: string, step = ""): Promise<void> {
 /** Rewrites the cache's entry for `path` with `edit` (its key kept). */
 async function editEntry(root: string, path: string, edit: (row: unknown[]) => void) {
   const lines = (await Deno.readTextFile(join(root, CACHE))).split("\n");
-  const at = lines.findIndex((line) => line.startsWith(`[${JSON.stringify(path)},`));
+  // The header names the docs, in the order of their lines.
+  const at = JSON.parse(lines[0]).paths.indexOf(path) + 1;
   assert.ok(at > 0, `no cache entry for ${path}`);
   const row = JSON.parse(lines[at]);
   edit(row);
@@ -53,7 +54,7 @@ Deno.test("a second scan takes unchanged docs' facts from the cache and prints t
   assert.ok((await Deno.stat(join(repo.path, CACHE))).isFile);
   assert.deepEqual(await facts(repo.path), first);
   // The cached status stands in for the doc's own: the second scan did not analyse a.md.
-  await editEntry(repo.path, "a.md", (row) => row[4] = "from the cache");
+  await editEntry(repo.path, "a.md", (row) => row[3] = "from the cache");
   assert.deepEqual(statusOf(await facts(repo.path), "a.md"), {
     kind: "status",
     value: "from the cache",
@@ -102,12 +103,13 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
   const text = await Deno.readTextFile(join(repo.path, CACHE));
   const [header, ...rows] = text.split("\n");
   const wrongType = JSON.parse(rows[0]);
-  wrongType[6] = 42; // anchors
+  wrongType[5] = 42; // anchors
   const bad = [
     "",
     "not json\n",
     text.slice(0, text.length / 2),
     `${header}\n${rows[0].slice(0, 20)}\n`,
+    `${header}\n${rows[0].slice(0, 20)}\n${rows[1]}\n`,
     `${header}\n${JSON.stringify(wrongType)}\n${rows.slice(1).join("\n")}`,
     text.replace(/"dochygiene_scan_cache":"[^"]*"/, '"dochygiene_scan_cache":"dochygiene 0.0.0"'),
     `${JSON.stringify({ dochygiene_scan_cache: JSON.parse(header).dochygiene_scan_cache })}\n`,
@@ -119,7 +121,7 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
     // An entry cut short is analysed on the spot, and written by the scan after.
     assert.deepEqual(await facts(repo.path), good);
     // Rebuilt: the next scan trusts it again.
-    await editEntry(repo.path, "a.md", (row) => row[4] = "cached");
+    await editEntry(repo.path, "a.md", (row) => row[3] = "cached");
     assert.equal(statusOf(await facts(repo.path), "a.md")?.kind, "status");
     await Deno.writeTextFile(join(repo.path, CACHE), text);
   }
@@ -129,7 +131,7 @@ Deno.test("a symlinked cache is never read; a directory in its place leaves the 
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "Status: draft\n" }, DAY);
   await facts(repo.path);
-  await editEntry(repo.path, "a.md", (row) => row[4] = "outside");
+  await editEntry(repo.path, "a.md", (row) => row[3] = "outside");
   const outside = join(repo.path, "..", `${repo.path.split("/").pop()}-outside.json`);
   await Deno.rename(join(repo.path, CACHE), outside);
   try {
@@ -160,7 +162,7 @@ Deno.test("--no-write uses the cache but writes nothing; --no-cache neither uses
   await facts(repo.path, ["--no-cache"]);
   await assert.rejects(Deno.stat(join(repo.path, CACHE)), Deno.errors.NotFound);
   await facts(repo.path);
-  await editEntry(repo.path, "a.md", (row) => row[4] = "cached");
+  await editEntry(repo.path, "a.md", (row) => row[3] = "cached");
   const cached = await Deno.readTextFile(join(repo.path, CACHE));
   await writeFiles(repo.path, { "b.md": "# B\n" }); // a new listing: the cache would be rewritten
   assert.equal(statusOf(await facts(repo.path, ["--no-write"]), "a.md")?.value, "draft");
@@ -180,7 +182,7 @@ Deno.test("docs with hostile names keep their cache entries", async () => {
   }
   await commitFiles(repo.path, files, DAY);
   const first = await facts(repo.path);
-  for (const name of names) await editEntry(repo.path, name, (row) => row[4] = "cached");
+  for (const name of names) await editEntry(repo.path, name, (row) => row[3] = "cached");
   const second = await facts(repo.path);
   for (const name of names) assert.equal(statusOf(second, name)?.value, "cached", name);
   assert.equal(Object.keys(second.signals).length, Object.keys(first.signals).length);
