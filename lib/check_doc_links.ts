@@ -57,6 +57,13 @@ export interface DocLinkFacts {
   fragments: FragmentRef[];
   /** Inline-code paths that exist neither from the root nor from the doc's directory, by line. */
   missing: MissingPath[];
+  /**
+   * Every other path the check looked up: link targets the listing does not
+   * hold, and inline-code paths as looked for from the root and from the
+   * doc's directory. Under another listing, the facts hold while none of
+   * these nor of `targets` changed (see `ListingChange`).
+   */
+  probed: string[];
 }
 
 /**
@@ -107,7 +114,8 @@ function _check(
   memo: Map<string, TargetState>,
   rooted: Map<string, boolean>,
 ): DocLinkFacts {
-  const facts: DocLinkFacts = { broken: [], targets: [], fragments: [], missing: [] };
+  const facts: DocLinkFacts = { broken: [], targets: [], fragments: [], missing: [], probed: [] };
+  const probed = facts.probed;
   const targets = facts.targets;
   const from = new _From(path, index);
   // Each target once: a scan of the few targets of most docs, a set for docs with many.
@@ -156,19 +164,28 @@ function _check(
       if (fragment) {
         facts.fragments.push({ line: link.line, target: link.target, path: target, fragment });
       }
-    } else if (state !== "opaque") {
-      facts.broken.push({ kind: "broken_link", line: link.line, target: link.target, hint: state });
+    } else {
+      probed.push(target);
+      if (state !== "opaque") {
+        facts.broken.push({
+          kind: "broken_link",
+          line: link.line,
+          target: link.target,
+          hint: state,
+        });
+      }
     }
   }
   const inDir = path.includes("/");
   for (const inline of doc.inlinePaths) {
     const candidate = _normalizeInline(inline.path);
+    probed.push(candidate);
     let found = rooted.get(candidate);
     if (found === undefined) {
       found = index.isOpaque(candidate) || index.exists(candidate);
       rooted.set(candidate, found);
     }
-    if (found || inDir && _existsFrom(candidate, from)) continue;
+    if (found || inDir && _existsFrom(candidate, from, probed)) continue;
     facts.missing.push({ kind: "missing_path", line: inline.line, path: inline.path });
   }
   // Stable: links on one line keep their order.
@@ -227,16 +244,19 @@ function _byLine(a: { line: number }, b: { line: number }): number {
   return a.line - b.line;
 }
 
-/** Whether an inline-code path exists relative to the doc's own directory. */
-function _existsFrom(candidate: string, from: _From): boolean {
+/** Whether an inline-code path exists relative to the doc's own directory (noted in `probed`). */
+function _existsFrom(candidate: string, from: _From, probed: string[]): boolean {
   const local = _resolvePlain(candidate, from);
   if (local === undefined) {
     const path = resolveLink(from.path, candidate)?.path;
-    return path !== undefined && (from.index.isOpaque(path) || from.index.exists(path));
+    if (path === undefined) return false;
+    probed.push(path);
+    return from.index.isOpaque(path) || from.index.exists(path);
   }
   // `""` is the doc itself by a bare fragment: no path.
-  return local !== null && local !== "" &&
-    (from.listed || from.index.isOpaque(local) || from.index.exists(local));
+  if (local === null || local === "") return false;
+  probed.push(local);
+  return from.listed || from.index.isOpaque(local) || from.index.exists(local);
 }
 
 /** An inline-code path without a leading `./` and trailing slashes. */

@@ -17,7 +17,9 @@ export type DiskAnswer = DiskState | boolean;
  * question: `s` + path (its state), `c` + path (a case twin on disk), `h` +
  * count + `/` + directory (whether it holds exactly that many entries). A link check is a pure function of
  * its doc, the listing and these answers: while the disk answers every
- * recorded question the same, every recorded check would come out the same.
+ * recorded question the same, every recorded check would come out the same;
+ * and a check asks only about the paths it probes (see `DocLinkFacts.probed`),
+ * those paths with `.md`, and their directories.
  *
  * @example
  * ```ts
@@ -33,12 +35,18 @@ export type DiskAnswer = DiskState | boolean;
  * assert.equal(lookup("dist/a.js"), "exists");
  * assert.equal(lookup.holds?.("dist", 3), true);
  * assert.deepEqual(record.entries(), [["h3/dist", true], ["sdist/a.js", "exists"]]);
- * assert.ok(record.answeredAlikeBy(onDisk));
- * assert.ok(!record.answeredAlikeBy(Object.assign(() => "missing" as const, { holds: () => true })));
+ * assert.equal(record.differences(onDisk).size, 0);
+ * const cleaned = Object.assign(() => "missing" as const, { holds: () => true });
+ * const changed = record.differences(cleaned);
+ * assert.deepEqual(changed.entries(), [["sdist/a.js", "missing"]]);
+ * assert.ok(changed.concerns(["dist/a.js"]));
+ * assert.ok(!changed.concerns(["src/b.js"]));
  * ```
  */
 export class DiskRecord {
   #answers: Map<string, DiskAnswer>;
+  /** What the questions are about, made on first need (see {@linkcode DiskRecord.concerns}). */
+  #subjects: { size: number; paths: Set<string> } | undefined;
 
   /** A record holding `entries` (as {@linkcode DiskRecord.entries} gave them). */
   constructor(entries: Iterable<readonly [string, DiskAnswer]> = []) {
@@ -88,11 +96,12 @@ export class DiskRecord {
     return [...this.#answers].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   }
 
-  /** Whether `lookup` answers every recorded question as recorded. */
-  answeredAlikeBy(lookup: DiskLookup): boolean {
+  /** The recorded questions `lookup` answers otherwise, with its answers. */
+  differences(lookup: DiskLookup): DiskRecord {
+    const changed = new DiskRecord();
     for (const [question, answer] of this.#answers) {
-      const arg = question.slice(1);
       const kind = question[0];
+      const arg = question.slice(1);
       let now: DiskAnswer;
       if (kind === "s") now = lookup(arg);
       else if (kind === "c") now = lookup.caseTwin?.(arg) ?? false;
@@ -100,8 +109,34 @@ export class DiskRecord {
         const slash = arg.indexOf("/");
         now = lookup.holds?.(arg.slice(slash + 1), Number(arg.slice(0, slash))) ?? false;
       }
-      if (now !== answer) return false;
+      if (now !== answer) changed.#answers.set(question, now);
     }
-    return true;
+    return changed;
+  }
+
+  /**
+   * Whether any recorded question is one a link check that probed `probed`
+   * may have asked: about one of them, one of them with `.md`, or the
+   * directory of one.
+   */
+  concerns(probed: readonly string[]): boolean {
+    // Made again when questions were added since (questions are never removed).
+    if (this.#subjects?.size !== this.#answers.size) {
+      this.#subjects = { size: this.#answers.size, paths: new Set() };
+      for (const q of this.#answers.keys()) {
+        this.#subjects.paths.add(q[0] === "h" ? q.slice(q.indexOf("/") + 1) : q.slice(1));
+      }
+    }
+    const subjects = this.#subjects.paths;
+    for (const path of probed) {
+      const slash = path.lastIndexOf("/");
+      if (
+        subjects.has(path) || subjects.has(`${path}.md`) ||
+        subjects.has(slash < 0 ? "" : path.slice(0, slash))
+      ) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -16,7 +16,7 @@ import { dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
-import { encodeCacheEntry } from "./scan_cache.ts";
+import { encodeCacheEntry, listingIndex } from "./scan_cache.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { FileRead } from "./scan_docs.ts";
@@ -57,9 +57,9 @@ export interface ReadDocsOptions {
     /**
      * The disk answers the expected facts rest on: asked again by the first
      * helper thread, or else by this thread, once it has read its share (its
-     * directory listings are then at hand); when the disk
-     * answers otherwise, the docs marked `cached` are analysed after all, on
-     * this thread. The result's `rechecked` tells which.
+     * directory listings are then at hand); the result's `changed` holds the
+     * questions it answers otherwise, and the docs marked `cached` that `keep`
+     * does not keep are analysed after all, on this thread.
      */
     recheck?: DiskRecord;
     /**
@@ -69,6 +69,12 @@ export interface ReadDocsOptions {
      * is then analysed after all.
      */
     take?: (path: string, read: FileRead & { kind: "text" }) => boolean;
+    /**
+     * Once the recheck found questions the disk now answers otherwise
+     * (`changed`, with the new answers): whether a doc that took cached facts
+     * keeps them (else it is analysed after all).
+     */
+    keep?: (path: string, changed: DiskRecord) => boolean;
   };
   /**
    * Helper threads started ahead with {@linkcode ReadHelper} (their start-up
@@ -116,8 +122,8 @@ export interface ReadDocsResult {
   helperDocs: number[];
   /** With `cache`: every thread's disk answers to its link checks. */
   disk: DiskRecord;
-  /** With `cache.recheck`: whether the disk answers every question of it alike. */
-  rechecked?: boolean;
+  /** With `cache.recheck`: the questions of it the disk answers otherwise, with its answers. */
+  changed?: DiskRecord;
 }
 
 /** Docs from which a helper thread pays for its start-up (about 50 ms), and for each more one. */
@@ -213,13 +219,13 @@ export async function readDocs(
   // The first helper asks the disk the cache's questions again once it has read its share
   // (while this thread takes the cached facts); without one, this thread does.
   const recheck = options.cache?.recheck;
-  let rechecked: boolean | undefined;
+  let changed: DiskRecord | undefined;
   const helping = helpers.map((helper, slot) =>
     _runHelper(
       helper,
       { ...job, claims, slot, recheck: slot === 0 ? recheck?.entries() : undefined },
       results,
-      (alike) => rechecked = alike,
+      (answers) => changed = new DiskRecord(answers),
       (start, end) => takeCached(start, end),
     )
   );
@@ -268,7 +274,8 @@ export async function readDocs(
     }
     disk.add(helped.disk);
   }
-  rechecked ??= recheck?.answeredAlikeBy(onDisk);
+  changed ??= recheck?.differences(onDisk);
+  const keep = options.cache?.keep;
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
   // Docs read here in the end are analysed whatever the cache holds (their new facts recorded
@@ -281,7 +288,8 @@ export async function readDocs(
     // cached: read (again) here.
     if (
       result === undefined ||
-      rechecked === false && typeof result === "object" && result.kind === "text" && result.cached
+      changed !== undefined && changed.size > 0 && typeof result === "object" &&
+        result.kind === "text" && result.cached && keep?.(paths[i], changed) !== true
     ) {
       await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
     }
@@ -289,7 +297,7 @@ export async function readDocs(
     if (typeof read !== "string") reads.set(paths[i], read);
     else if (read !== "") warnings.push(`${_show(paths[i])}: ${read}; it was left out`);
   }
-  return { reads, warnings, inbound, helperDocs, disk, rechecked };
+  return { reads, warnings, inbound, helperDocs, disk, changed };
 }
 
 /**
@@ -381,6 +389,7 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
           read.lines,
           read.summary,
           facts.targets,
+          facts.probed,
           summarizer.indexOf,
         );
       }
@@ -471,7 +480,7 @@ export function threadReader(
         inbound: new Map(),
         disk,
         expect: job.expect,
-        indexOf: disk === undefined ? undefined : _indexOf(links.paths),
+        indexOf: disk === undefined ? undefined : listingIndex(links.paths),
       }
       : undefined,
     onDisk,
@@ -484,7 +493,7 @@ export function threadReader(
  */
 export type HelperMessage =
   | { ready: true }
-  | { rechecked: boolean }
+  | { changed: [string, DiskAnswer][] }
   | { start: number; results: (FileRead | string)[] }
   | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
   | { failed: string };
@@ -513,7 +522,7 @@ export interface HelperJob {
   claims: Int32Array;
   /** This helper's index into `claims`. */
   slot: number;
-  /** For the scan cache: disk questions and answers to ask again first, posting whether alike. */
+  /** For the scan cache: disk questions and answers to ask again, posting those answered otherwise. */
   recheck: [string, DiskAnswer][] | undefined;
 }
 
@@ -601,7 +610,7 @@ function _runHelper(
   helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
-  onRechecked: (alike: boolean) => void,
+  onRechecked: (changed: [string, DiskAnswer][]) => void,
   onResults: (start: number, end: number) => void,
 ): Promise<_Helped | undefined> | undefined {
   const worker = helper.worker;
@@ -622,7 +631,7 @@ function _runHelper(
     worker.onmessage = (event: MessageEvent<HelperMessage>) => {
       const message = event.data;
       if (settled || "ready" in message) return;
-      if ("rechecked" in message) return onRechecked(message.rechecked);
+      if ("changed" in message) return onRechecked(message.changed);
       if ("failed" in message) return finish();
       if ("done" in message) return finish(message);
       message.results.forEach((result, k) => results[message.start + k] = result);
@@ -640,18 +649,6 @@ function _runHelper(
     helper.closed.then(() => finish());
     worker.postMessage(job);
   });
-}
-
-/** A listed path's index in `paths` (-1 for any other), from a map made on first need. */
-function _indexOf(paths: readonly string[]): (path: string) => number {
-  let indexes: Map<string, number> | undefined;
-  return (path) => {
-    if (indexes === undefined) {
-      indexes = new Map();
-      for (let i = 0; i < paths.length; i++) indexes.set(paths[i], i);
-    }
-    return indexes.get(path) ?? -1;
-  };
 }
 
 /** A path for a one-line message: undecodable bytes shown as `\xNN`. */

@@ -38,7 +38,7 @@ scope.onmessage = async (event) => {
     // Asked once the listings of this thread's directories are at hand.
     const recheck = event.data.recheck;
     if (recheck !== undefined) {
-      scope.postMessage({ rechecked: new DiskRecord(recheck).answeredAlikeBy(onDisk) });
+      scope.postMessage({ changed: new DiskRecord(recheck).differences(onDisk).entries() });
     }
     scope.postMessage({
       done: true,

@@ -66,6 +66,32 @@ export function cacheListing(source: PathIndexSource): string {
 }
 
 /**
+ * A listed path's index in `paths` (-1 for any other): how
+ * {@linkcode encodeCacheEntry} stores listed paths. The index is made on
+ * first need.
+ *
+ * @example
+ * ```ts
+ * import { listingIndex } from "./scan_cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const indexOf = listingIndex(["a.md", "b.md"]);
+ * assert.equal(indexOf("b.md"), 1);
+ * assert.equal(indexOf("docs"), -1);
+ * ```
+ */
+export function listingIndex(paths: readonly string[]): (path: string) => number {
+  let indexes: Map<string, number> | undefined;
+  return (path) => {
+    if (indexes === undefined) {
+      indexes = new Map();
+      for (let i = 0; i < paths.length; i++) indexes.set(paths[i], i);
+    }
+    return indexes.get(path) ?? -1;
+  };
+}
+
+/**
  * One doc's line of the cache: its line count (a fact of its bytes, so that
  * an unchanged doc is not even decoded), summary and link targets, as JSON; a
  * listed path it names is stored as its index in the listing (`indexOf`),
@@ -87,17 +113,23 @@ export function cacheListing(source: PathIndexSource): string {
  * };
  * const listing = ["a.md", "b.md"];
  * const indexOf = (path: string) => listing.indexOf(path);
- * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], indexOf);
+ * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], ["c.md"], indexOf);
  * const text = ScanCache.format("a.md\0b.md", new DiskRecord(), [["a.md", "4/3:a:b", line]]);
  * const cache = ScanCache.parse(text);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
- * assert.deepEqual(cache?.doc("a.md", listing), { lines: 3, summary, targets: ["b.md", "docs"] });
+ * assert.deepEqual(cache?.doc("a.md", listing), {
+ *   lines: 3,
+ *   summary,
+ *   targets: ["b.md", "docs"],
+ *   probed: ["c.md"],
+ * });
  * ```
  */
 export function encodeCacheEntry(
   lines: number,
   summary: DocSummary,
   targets: readonly string[],
+  probed: readonly string[],
   indexOf: (path: string) => number,
 ): string {
   const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = summary;
@@ -116,6 +148,7 @@ export function encodeCacheEntry(
     linkFacts.fragments.map((f) => [f.line, f.target, ref(f.path), f.fragment]),
     linkFacts.missing.map((m) => [m.line, m.path]),
     targets.map(ref),
+    probed.map(ref),
   ]);
 }
 
@@ -242,6 +275,14 @@ export class ScanCache {
     return _doc(row, listing);
   }
 
+  /** The listing the facts were made under, as the reading threads had it. */
+  source(): PathIndexSource {
+    const [paths, nonFiles, opaque] = this.listing.split("\0\0").map((list) =>
+      list === "" ? [] : list.split("\0")
+    );
+    return { paths, nonFiles, opaque };
+  }
+
   /** `path`'s line as stored (written again as it is when its doc is unchanged). */
   line(path: string): string | undefined {
     const i = this.#docs.get(path);
@@ -295,23 +336,16 @@ export interface CachedDoc {
   summary: DocSummary;
   /** The existing paths the doc links to, once each (its inbound links elsewhere). */
   targets: string[];
+  /** The other paths its link check looked up (see `DocLinkFacts.probed`). */
+  probed: string[];
 }
 
 /** A parsed line, checked as it is read; `undefined` when anything is off. */
 function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
-  if (!Array.isArray(row) || row.length !== 10) return undefined;
-  const [
-    lines,
-    hygiene,
-    appendOnly,
-    status,
-    checkboxes,
-    anchors,
-    broken,
-    fragments,
-    missing,
-    refs,
-  ] = row;
+  if (!Array.isArray(row) || row.length !== 11) return undefined;
+  const [lines, hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing] = row;
+  const targets = _paths(row[9], listing);
+  const probed = _paths(row[10], listing);
   if (
     typeof lines !== "number" ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
@@ -320,7 +354,7 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
       Array.isArray(checkboxes) && checkboxes.length === 2 &&
         typeof checkboxes[0] === "number" && typeof checkboxes[1] === "number") ||
     !Array.isArray(anchors) || !Array.isArray(broken) || !Array.isArray(fragments) ||
-    !Array.isArray(missing) || !Array.isArray(refs)
+    !Array.isArray(missing) || targets === undefined || probed === undefined
   ) {
     return undefined;
   }
@@ -350,12 +384,6 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
     if (typeof m[1] !== "string") return undefined;
     missingPaths.push({ kind: "missing_path", line: m[0], path: m[1] });
   }
-  const targets: string[] = [];
-  for (const ref of refs) {
-    const target = _path(ref, listing);
-    if (target === undefined) return undefined;
-    targets.push(target);
-  }
   return {
     lines,
     summary: {
@@ -367,7 +395,20 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
       linkFacts: { broken: brokenLinks, fragments: fragmentRefs, missing: missingPaths },
     },
     targets,
+    probed,
   };
+}
+
+/** Stored paths (see {@linkcode _path}); `undefined` when any is not one. */
+function _paths(refs: unknown, listing: readonly string[]): string[] | undefined {
+  if (!Array.isArray(refs)) return undefined;
+  const paths: string[] = [];
+  for (const ref of refs) {
+    const path = _path(ref, listing);
+    if (path === undefined) return undefined;
+    paths.push(path);
+  }
+  return paths;
 }
 
 /** A stored path: a listed one by its index in `listing`, any other as itself. */

@@ -16,7 +16,15 @@ import { loadIgnore } from "./load_ignore.ts";
 import type { GitAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
-import { cacheKey, cacheListing, ScanCache } from "./scan_cache.ts";
+import {
+  type CachedDoc,
+  cacheKey,
+  cacheListing,
+  encodeCacheEntry,
+  listingIndex,
+  ScanCache,
+} from "./scan_cache.ts";
+import { ListingChange } from "./listing_change.ts";
 import { STATE_DIR_NAME } from "./state_dir.ts";
 import { contentExclusion } from "./summarize_doc.ts";
 import { DiskRecord } from "./disk_record.ts";
@@ -152,11 +160,16 @@ async function _scan(
     listing.opaque,
   );
   const listed = caching ? cacheListing(source) : undefined;
-  // A cache made under another listing is not used at all (any link may resolve otherwise).
-  const valid = cache?.listing === listed ? cache : undefined;
-  // Each cached doc's link targets, as its cached facts are taken (counted in the end).
-  const taken = new Map<string, string[]>();
-  const { reads, warnings: unread, inbound, disk, rechecked } = await readDocs(root, paths, {
+  // Under another listing, only the docs whose link facts it cannot touch take cached facts
+  // (listed paths are stored by their index in the listing the cache was made under).
+  const change = cache === undefined || cache.listing === listed
+    ? undefined
+    : ListingChange.between(cache.source(), source);
+  const valid = cache?.listing === listed || change !== undefined ? cache : undefined;
+  const cachedPaths = change === undefined ? source.paths : valid!.source().paths;
+  // Each doc that took cached facts, with them (its links are counted in the end).
+  const taken = new Map<string, CachedDoc>();
+  const { reads, warnings: unread, inbound, disk, changed } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
     skipLstat: inGit,
@@ -164,16 +177,23 @@ async function _scan(
     keepLinks: options.keepLinks,
     helpers,
     cache: listed === undefined ? undefined : {
-      expect: valid && paths.map((path) => valid.key(path) ?? ""),
+      expect: valid && paths.map((path) => {
+        const key = valid.key(path);
+        if (key === undefined || change === undefined) return key ?? "";
+        const doc = valid.doc(path, cachedPaths);
+        return doc === undefined || change.touches(doc.targets, doc.probed) ? "" : key;
+      }),
       recheck: valid?.disk,
       take: (path, read) => {
-        const cached = valid?.doc(path, source.paths);
+        const cached = valid?.doc(path, cachedPaths);
         if (cached === undefined) return false;
         read.summary = cached.summary;
         read.lines = cached.lines;
-        taken.set(path, cached.targets);
+        taken.set(path, cached);
         return true;
       },
+      // Facts whose link check asked nothing the disk now answers otherwise.
+      keep: (path, changed) => !changed.concerns(taken.get(path)!.probed),
     },
   });
   warnings.push(...unread);
@@ -182,8 +202,11 @@ async function _scan(
     reads,
     inbound,
     taken,
-    cache: rechecked ? valid : undefined,
+    cache: valid,
+    changed,
+    relisted: change !== undefined,
     listing: listed,
+    listed: source.paths,
     disk,
   });
   const git = _isoDatable(await agesPromise, warnings);
@@ -273,12 +296,18 @@ interface _NewCache {
   paths: readonly string[];
   reads: ReadonlyMap<string, FileRead>;
   inbound: Map<string, number>;
-  /** Each doc given its cached facts, with its link targets. */
-  taken: ReadonlyMap<string, readonly string[]>;
+  /** Each doc given its cached facts, with them. */
+  taken: ReadonlyMap<string, CachedDoc>;
   /** The cache the docs read as `cached` took their facts from (the disk answering alike). */
   cache: ScanCache | undefined;
+  /** The cache's disk questions answered otherwise now, with the new answers. */
+  changed: DiskRecord | undefined;
+  /** The cache was made under another listing (its lines name paths by their index in it). */
+  relisted: boolean;
   /** The listing, as the cache compares it. */
   listing: string;
+  /** The listed paths. */
+  listed: readonly string[];
   /** The disk's answers to the link checks just made. */
   disk: DiskRecord;
 }
@@ -293,27 +322,36 @@ interface _NewCache {
 function _newCache(c: _NewCache): string | undefined {
   const { cache, inbound } = c;
   const lines: [string, string, string][] = [];
+  const indexOf = c.relisted ? listingIndex(c.listed) : undefined;
   let fresh = 0;
   for (const path of c.paths) {
     const read = c.reads.get(path);
     if (read?.kind !== "text") continue;
     if (read.cached) {
+      const { targets, probed } = c.taken.get(path)!;
       if (contentExclusion(read.summary!) === undefined) {
-        for (const target of c.taken.get(path)!) {
-          inbound.set(target, (inbound.get(target) ?? 0) + 1);
-        }
+        for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
       }
-      lines.push([path, cache!.key(path)!, cache!.line(path)!]);
+      const line = indexOf === undefined
+        ? cache!.line(path)!
+        : encodeCacheEntry(read.lines, read.summary!, targets, probed, indexOf);
+      lines.push([path, cache!.key(path)!, line]);
     } else if (read.cacheEntry !== undefined) {
       lines.push([path, cacheKey(read)!, read.cacheEntry]);
       read.cacheEntry = undefined;
       fresh++;
     }
   }
-  if (cache !== undefined && fresh === 0 && lines.length === cache.size) return undefined;
+  if (
+    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
+    lines.length === cache.size
+  ) {
+    return undefined;
+  }
   const answers = new DiskRecord();
-  // Unchanged docs' facts still rest on the old answers (the same, as the recheck found).
+  // The facts taken from the cache rest on its answers, as they are now.
   if (cache !== undefined) answers.add(cache.disk);
+  if (c.changed !== undefined) answers.add(c.changed);
   answers.add(c.disk);
   return ScanCache.format(c.listing, answers, lines);
 }

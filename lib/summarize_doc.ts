@@ -23,7 +23,7 @@ export interface DocSummary {
   /** Heading slugs and explicit anchors. */
   anchors: Set<string>;
   /** The link facts that need no other doc (its link targets are counted, not kept). */
-  linkFacts: Omit<DocLinkFacts, "targets">;
+  linkFacts: Omit<DocLinkFacts, "targets" | "probed">;
   /** The doc's links, kept only on request (prune's dangling-link check). */
   links?: DocLink[];
 }
@@ -40,7 +40,7 @@ export interface DocSummary {
  * import { analyzeDoc } from "./analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
- * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [] };
+ * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [], probed: [] };
  * const inbound = new Map<string, number>();
  * const text = "# A\n\n- [ ] x [b](b.md)\n";
  * const a = summarizeDoc(analyzeDoc(text, "a.md"), facts, inbound);
@@ -56,7 +56,7 @@ export function summarizeDoc(
   inbound: Map<string, number>,
   keepLinks = false,
 ): DocSummary {
-  const { targets, ...facts } = linkFacts;
+  const { targets, probed: _, ...facts } = linkFacts;
   const summary: DocSummary = {
     hygiene: analysis.hygiene,
     appendOnly: analysis.appendOnly,

@@ -64,14 +64,33 @@ Deno.test("a second scan takes unchanged docs' facts from the cache and prints t
   assert.deepEqual(statusOf(await facts(repo.path), "a.md"), { kind: "status", value: "done" });
 });
 
-Deno.test("the cache is not used under another listing: a new file makes a broken link whole", async () => {
+Deno.test("under another listing, only docs whose links it touches are checked again", async () => {
   await using repo = await tempRepo();
-  await commitFiles(repo.path, { "a.md": "[b](b.md)\n" }, DAY);
+  await commitFiles(repo.path, {
+    "a.md": "[b](b.md)\n",
+    "c.md": "Status: draft\n\n[a](a.md) `src/x.ts`\n",
+    "docs/d.md": "[Guide](guide)\n",
+  }, DAY);
   const before = await facts(repo.path);
   assert.equal(before.signals["a.md"].filter((s) => s.kind === "broken_link").length, 1);
+  await editEntry(repo.path, "c.md", (row) => row[3] = "from the cache");
   await writeFiles(repo.path, { "b.md": "# B\n" });
   const after = await facts(repo.path);
+  // a.md's link now resolves; c.md's links and paths are untouched by b.md: its facts are reused.
   assert.deepEqual(after.signals["a.md"].filter((s) => s.kind === "broken_link"), []);
+  assert.equal(statusOf(after, "c.md")?.value, "from the cache");
+  // A near miss appearing (docs/guide.md for `guide`), and a path an inline code names.
+  await writeFiles(repo.path, { "docs/guide.md": "# G\n", "src/x.ts": "x\n" });
+  const later = await facts(repo.path);
+  assert.deepEqual(later.signals["docs/d.md"].find((s) => s.kind === "broken_link"), {
+    kind: "broken_link",
+    line: 1,
+    target: "guide",
+    hint: "extension",
+  });
+  assert.deepEqual(later.signals["c.md"].filter((s) => s.kind === "missing_path"), []);
+  assert.equal(statusOf(later, "c.md")?.value, "draft"); // checked again: analysed again
+  await Deno.remove(join(repo.path, "b.md"));
   await assertCachedScanExact(repo.path);
 });
 
@@ -80,12 +99,18 @@ Deno.test("the cache is not trusted once the disk answers otherwise: a gitignore
   await commitFiles(repo.path, {
     ".gitignore": "build/\n",
     "a.md": "[out](build/out.html) [Guide](guide)\n",
+    "z.md": "Status: draft\n\n[a](a.md) [gone](gone.md)\n",
   }, DAY);
   const broken = (a: Omit<ScanArtifact, "generated_at">) =>
     a.signals["a.md"].filter((s) => s.kind === "broken_link").map((s) => "target" in s && s.target);
   assert.deepEqual(broken(await facts(repo.path)), ["build/out.html", "guide"]);
+  await editEntry(repo.path, "z.md", (row) => row[3] = "from the cache");
   await writeFiles(repo.path, { "build/out.html": "<p>built</p>\n" });
-  assert.deepEqual(broken(await facts(repo.path)), ["guide"]);
+  const built = await facts(repo.path);
+  assert.deepEqual(broken(built), ["guide"]);
+  // z.md's check asked the disk nothing about build/: its facts are kept.
+  assert.equal(statusOf(built, "z.md")?.value, "from the cache");
+  await editEntry(repo.path, "z.md", (row) => row[3] = "draft");
   // A near miss only the disk holds (an ignored guide.md) gives the other its hint.
   await writeFiles(repo.path, { ".gitignore": "build/\nguide.md\n" });
   await git(repo.path, ["commit", "-qam", "ignore"]);
@@ -165,10 +190,8 @@ Deno.test("--no-write uses the cache but writes nothing; --no-cache neither uses
   await editEntry(repo.path, "a.md", (row) => row[3] = "cached");
   const cached = await Deno.readTextFile(join(repo.path, CACHE));
   await writeFiles(repo.path, { "b.md": "# B\n" }); // a new listing: the cache would be rewritten
-  assert.equal(statusOf(await facts(repo.path, ["--no-write"]), "a.md")?.value, "draft");
-  assert.equal(await Deno.readTextFile(join(repo.path, CACHE)), cached);
-  await Deno.remove(join(repo.path, "b.md"));
   assert.equal(statusOf(await facts(repo.path, ["--no-write"]), "a.md")?.value, "cached");
+  assert.equal(await Deno.readTextFile(join(repo.path, CACHE)), cached);
   assert.equal(statusOf(await facts(repo.path, ["--no-cache"]), "a.md")?.value, "draft");
   assert.equal(await Deno.readTextFile(join(repo.path, CACHE)), cached);
 });
@@ -233,6 +256,20 @@ Deno.test("under random edits, the cached scan equals one that analyses every do
     ["unlog", () => Deno.remove(join(repo.path, "docs/x0.log")).catch(() => {})],
     ["case", () => writeFiles(repo.path, { [`docs/D${Math.floor(random() * DOCS)}.md`]: "# D\n" })],
     [
+      "dir",
+      () => writeFiles(repo.path, { [`docs/d${Math.floor(random() * DOCS)}/i.md`]: "# I\n" }),
+    ],
+    ["bare", () => writeFiles(repo.path, { [`docs/d${Math.floor(random() * DOCS)}`]: "x\n" })],
+    ["code", () => writeFiles(repo.path, { [`docs/docs/d${Math.floor(random() * 4)}.md`]: "x" })],
+    ["undir", () => Deno.remove(join(repo.path, "docs/docs"), { recursive: true }).catch(() => {})],
+    [
+      "link",
+      () =>
+        Deno.symlink("d1.md", join(repo.path, `docs/l${Math.floor(random() * 3)}.md`)).catch(
+          () => {},
+        ),
+    ],
+    [
       "commit",
       () =>
         git(repo.path, ["add", "-A"]).then(() =>
@@ -241,7 +278,7 @@ Deno.test("under random edits, the cached scan equals one that analyses every do
     ],
     ["none", () => Promise.resolve()],
   ];
-  for (let step = 0; step < 30; step++) {
+  for (let step = 0; step < 40; step++) {
     const [name, apply] = steps[Math.floor(random() * steps.length)];
     await apply();
     await assertCachedScanExact(repo.path, `step ${step}: ${name}`);
@@ -261,4 +298,9 @@ Deno.test("with helper threads (2,000+ docs), the cached scan equals one that an
   await assertCachedScanExact(repo.path, "edited, built");
   await writeFiles(repo.path, { "docs/d6.md": randomDoc(random, DOCS) });
   await assertCachedScanExact(repo.path, "edited");
+  await writeFiles(repo.path, { "docs/d2100.md": "# New\n", "docs/D7.md": "# Case\n" });
+  await assertCachedScanExact(repo.path, "files added");
+  await Deno.remove(join(repo.path, "docs/d8.md"));
+  await writeFiles(repo.path, { "docs/x1.log": "ignored, in a directory with broken links" });
+  await assertCachedScanExact(repo.path, "a file removed, an ignored one added");
 });
