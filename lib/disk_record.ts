@@ -41,6 +41,8 @@ export type DiskAnswer = DiskState | boolean;
  * assert.deepEqual(changed.entries(), [["sdist/a.js", "missing"]]);
  * assert.ok(changed.concerns(["dist/a.js"]));
  * assert.ok(!changed.concerns(["src/b.js"]));
+ * assert.equal(record.about(["dist/a.js"]).size, 2); // the path, and its directory
+ * assert.equal(record.about(["src/b.js"]).size, 0);
  * ```
  */
 export class DiskRecord {
@@ -123,20 +125,34 @@ export class DiskRecord {
     // Made again when questions were added since (questions are never removed).
     if (this.#subjects?.size !== this.#answers.size) {
       this.#subjects = { size: this.#answers.size, paths: new Set() };
-      for (const q of this.#answers.keys()) {
-        this.#subjects.paths.add(q[0] === "h" ? q.slice(q.indexOf("/") + 1) : q.slice(1));
-      }
+      for (const q of this.#answers.keys()) this.#subjects.paths.add(_subject(q));
     }
     const subjects = this.#subjects.paths;
     for (const path of probed) {
-      const slash = path.lastIndexOf("/");
-      if (
-        subjects.has(path) || subjects.has(`${path}.md`) ||
-        subjects.has(slash < 0 ? "" : path.slice(0, slash))
-      ) {
-        return true;
-      }
+      for (const subject of _asked(path)) if (subjects.has(subject)) return true;
     }
     return false;
   }
+
+  /** The questions (with their answers) a link check that probed `probed` may have asked. */
+  about(probed: Iterable<string>): DiskRecord {
+    const subjects = new Set<string>();
+    for (const path of probed) for (const subject of _asked(path)) subjects.add(subject);
+    const record = new DiskRecord();
+    for (const [question, answer] of this.#answers) {
+      if (subjects.has(_subject(question))) record.#answers.set(question, answer);
+    }
+    return record;
+  }
+}
+
+/** The path or directory a question is about. */
+function _subject(question: string): string {
+  return question[0] === "h" ? question.slice(question.indexOf("/") + 1) : question.slice(1);
+}
+
+/** What a link check may ask the disk about a path it probes: it, it with `.md`, its directory. */
+function _asked(path: string): [string, string, string] {
+  const slash = path.lastIndexOf("/");
+  return [path, `${path}.md`, slash < 0 ? "" : path.slice(0, slash)];
 }

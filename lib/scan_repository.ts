@@ -167,8 +167,10 @@ async function _scan(
     : ListingChange.between(cache.source(), source);
   const valid = cache?.listing === listed || change !== undefined ? cache : undefined;
   const cachedPaths = change === undefined ? source.paths : valid!.source().paths;
-  // Each doc that took cached facts, with them (its links are counted in the end).
+  // Each doc that took cached facts, with them (its links are counted in the end); under
+  // another listing, the facts read to tell whether it touches them.
   const taken = new Map<string, CachedDoc>();
+  const parsed = new Map<string, CachedDoc>();
   const { reads, warnings: unread, inbound, disk, changed } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -181,11 +183,13 @@ async function _scan(
         const key = valid.key(path);
         if (key === undefined || change === undefined) return key ?? "";
         const doc = valid.doc(path, cachedPaths);
-        return doc === undefined || change.touches(doc.targets, doc.probed) ? "" : key;
+        if (doc === undefined || change.touches(doc.targets, doc.probed)) return "";
+        parsed.set(path, doc);
+        return key;
       }),
       recheck: valid?.disk,
       take: (path, read) => {
-        const cached = valid?.doc(path, cachedPaths);
+        const cached = parsed.get(path) ?? valid?.doc(path, cachedPaths);
         if (cached === undefined) return false;
         read.summary = cached.summary;
         read.lines = cached.lines;
@@ -348,10 +352,14 @@ function _newCache(c: _NewCache): string | undefined {
   ) {
     return undefined;
   }
+  // The facts taken from the cache rest on the answers to what their checks asked, as they are
+  // now (the others are left behind); the new facts on the answers just recorded.
   const answers = new DiskRecord();
-  // The facts taken from the cache rest on its answers, as they are now.
-  if (cache !== undefined) answers.add(cache.disk);
-  if (c.changed !== undefined) answers.add(c.changed);
+  if (cache !== undefined && c.taken.size > 0) {
+    const probed = c.taken.values().flatMap((doc) => doc.probed).toArray();
+    answers.add(cache.disk.about(probed));
+    if (c.changed !== undefined) answers.add(c.changed.about(probed));
+  }
   answers.add(c.disk);
   return ScanCache.format(c.listing, answers, lines);
 }
