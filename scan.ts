@@ -93,7 +93,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   } finally {
     progress.end();
   }
-  const { artifact, warnings, cacheText } = outcome;
+  const { artifact, warnings, cacheBytes } = outcome;
   // Serialised once, for scan.json and stdout alike (one line per doc).
   const jsonText = write || ctx.format === "json" ? formatScanJson(artifact) : undefined;
   let written: string | undefined;
@@ -101,9 +101,9 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     const dir = await ensureStateDir(ctx.root);
     await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
-    if (cacheText !== undefined) {
+    if (cacheBytes !== undefined) {
       // Only a speed-up: a cache that cannot be written leaves the next scan cold, no worse.
-      await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheText).catch((err) =>
+      await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheBytes()).catch((err) =>
         warnings.push(
           `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
             err instanceof Error ? err.message.split("\n")[0] : String(err)

@@ -58,9 +58,10 @@ export interface DocLinkFacts {
   /** Inline-code paths that exist neither from the root nor from the doc's directory, by line. */
   missing: MissingPath[];
   /**
-   * Every other path the check looked up: link targets the listing does not
-   * hold, and inline-code paths as looked for from the root and from the
-   * doc's directory. Under another listing, the facts hold while none of
+   * Every other path the check looked up, once each: link targets the
+   * listing does not hold (missing, opaque, or found on disk only), and
+   * inline-code paths as looked for from the root and from the doc's
+   * directory. Under another listing, the facts hold while none of
    * these nor of `targets` changed (see `ListingChange`).
    */
   probed: string[];
@@ -114,12 +115,16 @@ function _check(
   memo: Map<string, TargetState>,
   rooted: Map<string, boolean>,
 ): DocLinkFacts {
-  const facts: DocLinkFacts = { broken: [], targets: [], fragments: [], missing: [], probed: [] };
-  const probed = facts.probed;
-  const targets = facts.targets;
+  const targets = new _Distinct();
+  const probed = new _Distinct();
+  const facts: DocLinkFacts = {
+    broken: [],
+    targets: targets.items,
+    fragments: [],
+    missing: [],
+    probed: probed.items,
+  };
   const from = new _From(path, index);
-  // Each target once: a scan of the few targets of most docs, a set for docs with many.
-  let linked: Set<string> | undefined;
   for (const link of doc.links) {
     let target = _resolvePlain(link.target, from);
     let fragment: string | undefined;
@@ -144,42 +149,27 @@ function _check(
     if (target === ".") target = "";
     // Most targets are listed (as the plain resolve found, or else one lookup tells). The
     // rest are remembered (they may cost a disk look).
-    let state: TargetState | undefined = (from.listed ?? index.listed(target))
-      ? "exists"
-      : memo.get(target);
+    const listed = from.listed ?? index.listed(target);
+    let state: TargetState | undefined = listed ? "exists" : memo.get(target);
     if (state === undefined) {
       state = index.classify(target);
       memo.set(target, state);
     }
+    // What the listing lacks was looked for further (near misses, the disk), even when found.
+    if (!listed) probed.add(target);
     if (state === "exists") {
-      if (linked !== undefined) {
-        if (!linked.has(target)) {
-          linked.add(target);
-          targets.push(target);
-        }
-      } else if (!targets.includes(target)) {
-        targets.push(target);
-        if (targets.length === 16) linked = new Set(targets);
-      }
+      targets.add(target);
       if (fragment) {
         facts.fragments.push({ line: link.line, target: link.target, path: target, fragment });
       }
-    } else {
-      probed.push(target);
-      if (state !== "opaque") {
-        facts.broken.push({
-          kind: "broken_link",
-          line: link.line,
-          target: link.target,
-          hint: state,
-        });
-      }
+    } else if (state !== "opaque") {
+      facts.broken.push({ kind: "broken_link", line: link.line, target: link.target, hint: state });
     }
   }
   const inDir = path.includes("/");
   for (const inline of doc.inlinePaths) {
     const candidate = _normalizeInline(inline.path);
-    probed.push(candidate);
+    probed.add(candidate);
     let found = rooted.get(candidate);
     if (found === undefined) {
       found = index.isOpaque(candidate) || index.exists(candidate);
@@ -244,18 +234,33 @@ function _byLine(a: { line: number }, b: { line: number }): number {
   return a.line - b.line;
 }
 
+/** Strings in the order first added, each once: a scan of the few of most docs, a set for many. */
+class _Distinct {
+  readonly items: string[] = [];
+  #set: Set<string> | undefined;
+
+  add(item: string): void {
+    if (this.#set !== undefined) {
+      if (this.#set.has(item)) return;
+      this.#set.add(item);
+    } else if (this.items.includes(item)) return;
+    else if (this.items.length === 15) this.#set = new Set([...this.items, item]);
+    this.items.push(item);
+  }
+}
+
 /** Whether an inline-code path exists relative to the doc's own directory (noted in `probed`). */
-function _existsFrom(candidate: string, from: _From, probed: string[]): boolean {
+function _existsFrom(candidate: string, from: _From, probed: _Distinct): boolean {
   const local = _resolvePlain(candidate, from);
   if (local === undefined) {
     const path = resolveLink(from.path, candidate)?.path;
     if (path === undefined) return false;
-    probed.push(path);
+    probed.add(path);
     return from.index.isOpaque(path) || from.index.exists(path);
   }
   // `""` is the doc itself by a bare fragment: no path.
   if (local === null || local === "") return false;
-  probed.push(local);
+  probed.add(local);
   return from.listed || from.index.isOpaque(local) || from.index.exists(local);
 }
 

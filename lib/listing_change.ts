@@ -74,11 +74,6 @@ export class ListingChange {
     return new ListingChange(changed);
   }
 
-  /** How many paths exist in one listing only. */
-  get size(): number {
-    return this.#changed.size;
-  }
-
   /** Whether link facts made from these existing `targets` and `probed` paths may have changed. */
   touches(targets: readonly string[], probed: readonly string[]): boolean {
     if (this.#changed.size === 0) return false;

@@ -216,6 +216,20 @@ export async function readDocs(
   while (helpers.length < wanted) helpers.push(new ReadHelper());
   // One claim per helper: 0 until it takes up the job (1), or until this thread gives it up (2).
   const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(helpers.length, 1)));
+  // Cached facts are taken as soon as this thread has the reads (a doc whose facts cannot be
+  // had is analysed in the end).
+  const taker = options.cache?.take;
+  const takeCached = (start: number, end: number) => {
+    if (taker === undefined) return;
+    for (let i = start; i < end; i++) {
+      const read = results[i];
+      if (
+        typeof read === "object" && read.kind === "text" && read.cached && !taker(paths[i], read)
+      ) {
+        results[i] = undefined; // analysed in the end
+      }
+    }
+  };
   // The first helper asks the disk the cache's questions again once it has read its share
   // (while this thread takes the cached facts); without one, this thread does.
   const recheck = options.cache?.recheck;
@@ -230,18 +244,6 @@ export async function readDocs(
     )
   );
   const { regular, summarizer, onDisk } = threadReader(job);
-  const taker = options.cache?.take;
-  const takeCached = (start: number, end: number) => {
-    if (taker === undefined) return;
-    for (let i = start; i < end; i++) {
-      const read = results[i];
-      if (
-        typeof read === "object" && read.kind === "text" && read.cached && !taker(paths[i], read)
-      ) {
-        results[i] = undefined; // analysed in the end
-      }
-    }
-  };
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();
   const take = () => Atomics.add(counter, 0, batch);

@@ -1,16 +1,17 @@
 /**
  * The scan cache (`.dochygiene/scan-cache.json`): what the reading threads
  * made of each doc — its summary and link facts — keyed by the doc's path and
- * bytes, so that a scan reads every doc but analyses and link-checks only
- * those whose bytes changed. Its facts are trusted only while everything they
- * were made from is as it was: the same dochygiene, the same listing (every
- * path, exactly), and the disk answering every question the link check asked
- * it the same (see {@linkcode DiskRecord}). Anything else makes a cold scan.
+ * bytes, with the listing and the disk answers they were made under, so that
+ * a scan reads every doc but analyses and link-checks only those whose facts
+ * may have changed (see `ListingChange` and {@linkcode DiskRecord}). A cache
+ * of another version, or whose bytes are not those its checksum names, is
+ * not used at all.
  *
  * @module
  */
 
 import type { BrokenLink, FragmentRef, MissingPath } from "./check_doc_links.ts";
+import { contentFingerprint } from "./content_fingerprint.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { PathIndexSource } from "./path_index.ts";
 import type { DocSummary } from "./summarize_doc.ts";
@@ -24,7 +25,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * bump the format whenever the analysis or the link check changes what it
  * finds, so that no cache made by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 1`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 2`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -99,7 +100,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  *
  * @example
  * ```ts
- * import { encodeCacheEntry, ScanCache } from "./scan_cache.ts";
+ * import { cacheListing, encodeCacheEntry, ScanCache } from "./scan_cache.ts";
  * import { DiskRecord } from "./disk_record.ts";
  * import assert from "node:assert/strict";
  *
@@ -111,13 +112,15 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  *   anchors: new Set(["a"]),
  *   linkFacts: { broken: [], fragments: [], missing: [] },
  * };
- * const listing = ["a.md", "b.md"];
- * const indexOf = (path: string) => listing.indexOf(path);
+ * const source = { paths: ["a.md", "b.md"], nonFiles: [], opaque: [] };
+ * const indexOf = (path: string) => source.paths.indexOf(path);
  * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], ["c.md"], indexOf);
- * const text = ScanCache.format("a.md\0b.md", new DiskRecord(), [["a.md", "4/3:a:b", line]]);
- * const cache = ScanCache.parse(text);
+ * const bytes = ScanCache.format(cacheListing(source), new DiskRecord(), [
+ *   ["a.md", "4/3:a:b", line],
+ * ]);
+ * const cache = ScanCache.parse(bytes);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
- * assert.deepEqual(cache?.doc("a.md", listing), {
+ * assert.deepEqual(cache?.doc("a.md", source.paths), {
  *   lines: 3,
  *   summary,
  *   targets: ["b.md", "docs"],
@@ -155,21 +158,25 @@ export function encodeCacheEntry(
 /**
  * A scan cache as read from its file: the listing and disk answers it was
  * made under, and each doc's key; a doc's entry is parsed when it is asked
- * for. The file: a header line (JSON: the version, listing, disk answers and
- * each doc's path and key), then each doc's line, in the same order.
+ * for. The file: a checksum line (the fingerprint of every byte after it), a
+ * header line (JSON: the version, listing, disk answers and each doc's path
+ * and key), then each doc's line, in the same order.
  *
  * @example
  * ```ts
- * import { ScanCache } from "./scan_cache.ts";
+ * import { cacheListing, ScanCache } from "./scan_cache.ts";
  * import { DiskRecord } from "./disk_record.ts";
  * import assert from "node:assert/strict";
  *
- * const text = ScanCache.format("a.md", new DiskRecord([["sdist", "exists"]]), []);
- * const cache = ScanCache.parse(text);
- * assert.equal(cache?.listing, "a.md");
+ * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
+ * const bytes = ScanCache.format(listing, new DiskRecord([["sdist", "exists"]]), []);
+ * const cache = ScanCache.parse(bytes);
+ * assert.deepEqual(cache?.source(), { paths: ["a.md"], nonFiles: [], opaque: [] });
  * assert.deepEqual(cache?.disk.entries(), [["sdist", "exists"]]);
- * assert.equal(ScanCache.parse("{}"), undefined); // not a cache of this version: not used
- * assert.equal(ScanCache.parse("not json"), undefined);
+ * // Not a cache of this version, or not these bytes: not used.
+ * assert.equal(ScanCache.parse(new TextEncoder().encode("{}\n")), undefined);
+ * bytes[bytes.length - 3] ^= 1;
+ * assert.equal(ScanCache.parse(bytes), undefined);
  * ```
  */
 export class ScanCache {
@@ -178,6 +185,7 @@ export class ScanCache {
   /** The disk's answers the facts were made under. */
   readonly disk: DiskRecord;
   #text: string;
+  #source: PathIndexSource | null | undefined;
   /** Path → its index in `#keys` and `#starts`. */
   #docs: Map<string, number>;
   #keys: string[];
@@ -199,12 +207,19 @@ export class ScanCache {
   }
 
   /**
-   * The cache in `text`, or `undefined` when it is not one this version of
-   * dochygiene made (another version, or not a cache at all: it is then
-   * rebuilt). Only the header is parsed here; a doc's line that is not well
-   * formed is found when it is asked for.
+   * The cache in `bytes`, or `undefined` when it is not one this version of
+   * dochygiene made (another version, not a cache at all, or bytes changed
+   * since it was written: it is then rebuilt). Only the header is parsed here;
+   * a doc's line that is not well formed is found when it is asked for.
    */
-  static parse(text: string): ScanCache | undefined {
+  static parse(bytes: Uint8Array): ScanCache | undefined {
+    const sumEnd = bytes.indexOf(0x0a);
+    if (sumEnd < 0) return undefined;
+    const body = bytes.subarray(sumEnd + 1);
+    if (_decoder.decode(bytes.subarray(0, sumEnd)) !== contentFingerprint(body)) {
+      return undefined;
+    }
+    const text = _decoder.decode(body);
     let end = text.indexOf("\n");
     if (end < 0) return undefined;
     let header: unknown;
@@ -229,14 +244,15 @@ export class ScanCache {
   }
 
   /**
-   * The text of a cache: a header line, then each doc's line (from
+   * The bytes of a cache made under `listing` (see {@linkcode cacheListing})
+   * and `disk`: a checksum line, a header line, then each doc's line (from
    * {@linkcode encodeCacheEntry}), given with the doc's path and key.
    */
   static format(
     listing: string,
     disk: DiskRecord,
     docs: readonly (readonly [path: string, key: string, line: string])[],
-  ): string {
+  ): Uint8Array {
     const header = JSON.stringify({
       dochygiene_scan_cache: _ENGINE,
       listing,
@@ -244,7 +260,14 @@ export class ScanCache {
       paths: docs.map(([path]) => path),
       keys: docs.map(([, key]) => key),
     });
-    return `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`;
+    const body = new TextEncoder().encode(
+      `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`,
+    );
+    const sum = new TextEncoder().encode(`${contentFingerprint(body)}\n`);
+    const bytes = new Uint8Array(sum.length + body.length);
+    bytes.set(sum);
+    bytes.set(body, sum.length);
+    return bytes;
   }
 
   /** How many docs have an entry. */
@@ -259,11 +282,11 @@ export class ScanCache {
   }
 
   /**
-   * `path`'s cached facts, the listed paths named by their index in `listing`
-   * (the listing the cache was made under); `undefined` without an entry, or
-   * with one that is not well formed.
+   * `path`'s cached facts, its listed paths named by their index in `listed`
+   * (the paths of the listing the cache was made under); `undefined` without
+   * an entry, or with one that is not well formed.
    */
-  doc(path: string, listing: readonly string[]): CachedDoc | undefined {
+  doc(path: string, listed: readonly string[]): CachedDoc | undefined {
     const line = this.line(path);
     if (line === undefined) return undefined;
     let row: unknown;
@@ -272,15 +295,21 @@ export class ScanCache {
     } catch {
       return undefined;
     }
-    return _doc(row, listing);
+    return _doc(row, listed);
   }
 
-  /** The listing the facts were made under, as the reading threads had it. */
-  source(): PathIndexSource {
-    const [paths, nonFiles, opaque] = this.listing.split("\0\0").map((list) =>
-      list === "" ? [] : list.split("\0")
-    );
-    return { paths, nonFiles, opaque };
+  /**
+   * The listing the facts were made under, as the reading threads had it;
+   * `undefined` when the header does not hold one.
+   */
+  source(): PathIndexSource | undefined {
+    if (this.#source === undefined) {
+      const lists = this.listing.split("\0\0").map((list) => list === "" ? [] : list.split("\0"));
+      this.#source = lists.length === 3 && lists.every((list) => !list.includes(""))
+        ? { paths: lists[0], nonFiles: lists[1], opaque: lists[2] }
+        : null;
+    }
+    return this.#source ?? undefined;
   }
 
   /** `path`'s line as stored (written again as it is when its doc is unchanged). */
@@ -341,18 +370,18 @@ export interface CachedDoc {
 }
 
 /** A parsed line, checked as it is read; `undefined` when anything is off. */
-function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
+function _doc(row: unknown, listed: readonly string[]): CachedDoc | undefined {
   if (!Array.isArray(row) || row.length !== 11) return undefined;
   const [lines, hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing] = row;
-  const targets = _paths(row[9], listing);
-  const probed = _paths(row[10], listing);
+  const targets = _paths(row[9], listed);
+  const probed = _paths(row[10], listed);
   if (
-    typeof lines !== "number" ||
+    !_isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
     typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
     !(checkboxes === null ||
       Array.isArray(checkboxes) && checkboxes.length === 2 &&
-        typeof checkboxes[0] === "number" && typeof checkboxes[1] === "number") ||
+        _isCount(checkboxes[0]) && _isCount(checkboxes[1])) ||
     !Array.isArray(anchors) || !Array.isArray(broken) || !Array.isArray(fragments) ||
     !Array.isArray(missing) || targets === undefined || probed === undefined
   ) {
@@ -362,7 +391,7 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
   const brokenLinks: BrokenLink[] = [];
   for (const b of broken) {
     if (
-      !Array.isArray(b) || b.length !== 3 || typeof b[0] !== "number" ||
+      !Array.isArray(b) || b.length !== 3 || !_isLine(b[0]) ||
       typeof b[1] !== "string" || !(b[2] === null || b[2] === "case" || b[2] === "extension")
     ) {
       return undefined;
@@ -371,8 +400,8 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
   }
   const fragmentRefs: FragmentRef[] = [];
   for (const f of fragments) {
-    const path = Array.isArray(f) && f.length === 4 ? _path(f[2], listing) : undefined;
-    if (path === undefined || typeof f[0] !== "number" || typeof f[1] !== "string") {
+    const path = Array.isArray(f) && f.length === 4 ? _path(f[2], listed) : undefined;
+    if (path === undefined || !_isLine(f[0]) || typeof f[1] !== "string") {
       return undefined;
     }
     if (typeof f[3] !== "string") return undefined;
@@ -380,7 +409,7 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
   }
   const missingPaths: MissingPath[] = [];
   for (const m of missing) {
-    if (!Array.isArray(m) || m.length !== 2 || typeof m[0] !== "number") return undefined;
+    if (!Array.isArray(m) || m.length !== 2 || !_isLine(m[0])) return undefined;
     if (typeof m[1] !== "string") return undefined;
     missingPaths.push({ kind: "missing_path", line: m[0], path: m[1] });
   }
@@ -400,18 +429,30 @@ function _doc(row: unknown, listing: readonly string[]): CachedDoc | undefined {
 }
 
 /** Stored paths (see {@linkcode _path}); `undefined` when any is not one. */
-function _paths(refs: unknown, listing: readonly string[]): string[] | undefined {
+function _paths(refs: unknown, listed: readonly string[]): string[] | undefined {
   if (!Array.isArray(refs)) return undefined;
   const paths: string[] = [];
   for (const ref of refs) {
-    const path = _path(ref, listing);
+    const path = _path(ref, listed);
     if (path === undefined) return undefined;
     paths.push(path);
   }
   return paths;
 }
 
-/** A stored path: a listed one by its index in `listing`, any other as itself. */
-function _path(ref: unknown, listing: readonly string[]): string | undefined {
-  return typeof ref === "string" ? ref : typeof ref === "number" ? listing[ref] : undefined;
+/** A stored path: a listed one by its index in `listed`, any other as itself. */
+function _path(ref: unknown, listed: readonly string[]): string | undefined {
+  return typeof ref === "string" ? ref : _isCount(ref) ? listed[ref] : undefined;
 }
+
+/** A count: a safe integer, not negative. */
+function _isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** A 1-based line number. */
+function _isLine(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
+const _decoder = new TextDecoder();

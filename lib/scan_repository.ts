@@ -57,9 +57,10 @@ export interface ScanRepositoryOptions {
   keepLinks?: boolean;
   /**
    * The scan cache file (see `scan_cache.ts`): read (when it is a regular
-   * file), its facts taken for docs whose bytes, the listing and the disk's
-   * answers are unchanged, and the new cache handed back as `cacheText`.
-   * Not with `keepLinks` (the cache keeps no links).
+   * file), its facts taken for docs they still hold for (same bytes; nothing
+   * in the listing or on disk their link check looked at changed), and the
+   * new cache handed back as `cacheBytes`. Not with `keepLinks` (the cache
+   * keeps no links).
    */
   cacheFile?: string;
 }
@@ -72,8 +73,11 @@ export interface ScanOutcome {
   warnings: string[];
   /** With `keepLinks`: each shortlisted doc's links (binary docs have none). */
   links?: Map<string, DocLink[]>;
-  /** With `cacheFile`: the new cache to write there, `undefined` when it would not change. */
-  cacheText?: string;
+  /**
+   * With `cacheFile`: the new cache to write there (made when called), `undefined` when it
+   * would not change.
+   */
+  cacheBytes?: () => Uint8Array;
 }
 
 /**
@@ -153,20 +157,20 @@ async function _scan(
   // The state directory's own files (listed where git does not ignore it) are never link
   // targets worth telling apart (links into it are not checked), and change with every scan:
   // left out, so that they do not change the listing the cache is made under.
+  // (Outside git the walk names the state directory opaque once it exists.)
   const source = pathIndexSource(
     files.some((f) => f.path.startsWith(_STATE_PREFIX))
       ? files.filter((f) => !f.path.startsWith(_STATE_PREFIX))
       : files,
-    listing.opaque,
+    listing.opaque.filter((dir) => dir !== STATE_DIR_NAME),
   );
   const listed = caching ? cacheListing(source) : undefined;
   // Under another listing, only the docs whose link facts it cannot touch take cached facts
   // (listed paths are stored by their index in the listing the cache was made under).
-  const change = cache === undefined || cache.listing === listed
-    ? undefined
-    : ListingChange.between(cache.source(), source);
+  const before = cache === undefined || cache.listing === listed ? undefined : cache.source();
+  const change = before && ListingChange.between(before, source);
   const valid = cache?.listing === listed || change !== undefined ? cache : undefined;
-  const cachedPaths = change === undefined ? source.paths : valid!.source().paths;
+  const cachedPaths = change === undefined ? source.paths : before!.paths;
   // Each doc that took cached facts, with them (its links are counted in the end); under
   // another listing, the facts read to tell whether it touches them.
   const taken = new Map<string, CachedDoc>();
@@ -201,10 +205,10 @@ async function _scan(
     },
   });
   warnings.push(...unread);
-  const cacheText = listed === undefined ? undefined : _newCache({
+  _countCachedLinks(paths, reads, taken, inbound);
+  const cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
-    inbound,
     taken,
     cache: valid,
     changed,
@@ -251,7 +255,7 @@ async function _scan(
       }
     },
   });
-  if (!options.keepLinks) return { artifact, warnings, cacheText };
+  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
   const links = new Map<string, DocLink[]>();
   for (const path of artifact.shortlist) {
     const read = reads.get(path);
@@ -282,16 +286,53 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
 
 const _STATE_PREFIX = `${STATE_DIR_NAME}/`;
 
+/** A scan cache larger than this is not read (20,000 docs make ~9 MB). */
+const _MAX_CACHE_BYTES = 256 * 1024 * 1024;
+
 /**
- * The scan cache at `file`, when it is one (of this version); never read through a symlink.
+ * The scan cache at `file`, when it is one (of this version); only a regular file, the one
+ * `lstat` saw (never through a symlink swapped in since), of at most `_MAX_CACHE_BYTES`.
  * Read asynchronously: meanwhile this thread drains `git ls-files` (it stops when its pipe is full).
  */
 async function _readCache(file: string): Promise<ScanCache | undefined> {
   try {
-    if (!Deno.lstatSync(file).isFile) return undefined;
-    return ScanCache.parse(await Deno.readTextFile(file));
+    const seen = Deno.lstatSync(file);
+    if (!seen.isFile || seen.size > _MAX_CACHE_BYTES) return undefined;
+    using handle = await Deno.open(file, { read: true });
+    const info = await handle.stat();
+    if (!info.isFile || info.ino !== seen.ino || info.dev !== seen.dev) return undefined;
+    if (info.size > _MAX_CACHE_BYTES) return undefined;
+    const bytes = new Uint8Array(info.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = await handle.read(bytes.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return ScanCache.parse(bytes.subarray(0, filled));
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Counts the links of the docs that took their facts from the cache into `inbound`, as the
+ * reading threads counted the others' (frozen and append-only docs' links do not count).
+ */
+function _countCachedLinks(
+  paths: readonly string[],
+  reads: ReadonlyMap<string, FileRead>,
+  taken: ReadonlyMap<string, CachedDoc>,
+  inbound: Map<string, number>,
+): void {
+  for (const path of paths) {
+    const read = reads.get(path);
+    if (read?.kind !== "text" || !read.cached || contentExclusion(read.summary!) !== undefined) {
+      continue;
+    }
+    for (const target of taken.get(path)!.targets) {
+      inbound.set(target, (inbound.get(target) ?? 0) + 1);
+    }
   }
 }
 
@@ -299,7 +340,6 @@ async function _readCache(file: string): Promise<ScanCache | undefined> {
 interface _NewCache {
   paths: readonly string[];
   reads: ReadonlyMap<string, FileRead>;
-  inbound: Map<string, number>;
   /** Each doc given its cached facts, with them. */
   taken: ReadonlyMap<string, CachedDoc>;
   /** The cache the docs read as `cached` took their facts from (the disk answering alike). */
@@ -317,51 +357,53 @@ interface _NewCache {
 }
 
 /**
- * Counts the links of the docs that took their facts from the cache into
- * `inbound` (as the reading threads counted the others'), and returns the new
- * cache's text: the unchanged docs' lines as stored, the others' new ones,
- * under this listing and the disk answers of both; `undefined` when that is
- * the cache as it was.
+ * The new cache, made when called: the unchanged docs' lines as stored (made
+ * again under another listing, which they name paths by their index in), the
+ * others' new ones, under this listing and the disk answers of both;
+ * `undefined` when it would be the cache as it was.
  */
-function _newCache(c: _NewCache): string | undefined {
-  const { cache, inbound } = c;
-  const lines: [string, string, string][] = [];
-  const indexOf = c.relisted ? listingIndex(c.listed) : undefined;
+function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
+  const { cache } = c;
+  let cached = 0;
   let fresh = 0;
   for (const path of c.paths) {
     const read = c.reads.get(path);
     if (read?.kind !== "text") continue;
-    if (read.cached) {
-      const { targets, probed } = c.taken.get(path)!;
-      if (contentExclusion(read.summary!) === undefined) {
-        for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
-      }
-      const line = indexOf === undefined
-        ? cache!.line(path)!
-        : encodeCacheEntry(read.lines, read.summary!, targets, probed, indexOf);
-      lines.push([path, cache!.key(path)!, line]);
-    } else if (read.cacheEntry !== undefined) {
-      lines.push([path, cacheKey(read)!, read.cacheEntry]);
-      read.cacheEntry = undefined;
-      fresh++;
-    }
+    if (read.cached) cached++;
+    else if (read.cacheEntry !== undefined) fresh++;
   }
   if (
-    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
-    lines.length === cache.size
+    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 && cached === cache.size
   ) {
     return undefined;
   }
-  // The facts taken from the cache rest on the answers to what their checks asked, as they are
-  // now (the others are left behind); the new facts on the answers just recorded.
-  const answers = new DiskRecord();
-  if (cache !== undefined && c.taken.size > 0) {
-    const probed = c.taken.values().flatMap((doc) => doc.probed).toArray();
-    answers.add(cache.disk.about(probed));
-    if (c.changed !== undefined) answers.add(c.changed.about(probed));
-  }
-  answers.add(c.disk);
-  return ScanCache.format(c.listing, answers, lines);
+  return () => {
+    const lines: [string, string, string][] = [];
+    const indexOf = c.relisted ? listingIndex(c.listed) : undefined;
+    for (const path of c.paths) {
+      const read = c.reads.get(path);
+      if (read?.kind !== "text") continue;
+      if (read.cached) {
+        const { targets, probed } = c.taken.get(path)!;
+        const line = indexOf === undefined
+          ? cache!.line(path)!
+          : encodeCacheEntry(read.lines, read.summary!, targets, probed, indexOf);
+        lines.push([path, cache!.key(path)!, line]);
+      } else if (read.cacheEntry !== undefined) {
+        lines.push([path, cacheKey(read)!, read.cacheEntry]);
+      }
+    }
+    // The facts taken from the cache rest on the answers to what their checks asked, as they
+    // are now (the others are left behind); the new facts on the answers just recorded.
+    const answers = new DiskRecord();
+    if (cache !== undefined && c.taken.size > 0) {
+      const probed = c.taken.values().flatMap((doc) => doc.probed).toArray();
+      answers.add(cache.disk.about(probed));
+      if (c.changed !== undefined) answers.add(c.changed.about(probed));
+    }
+    answers.add(c.disk);
+    return ScanCache.format(c.listing, answers, lines);
+  };
 }
 
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */
