@@ -34,7 +34,7 @@ export type DiskAnswer = DiskState | boolean;
  * const lookup = record.watch(onDisk);
  * assert.equal(lookup("dist/a.js"), "exists");
  * assert.equal(lookup.holds?.("dist", 3), true);
- * assert.deepEqual(record.entries(), [["h3/dist", true], ["sdist/a.js", "exists"]]);
+ * assert.deepEqual(record.entries(), [["sdist/a.js", "exists"], ["h3/dist", true]]);
  * assert.equal(record.differences(onDisk).size, 0);
  * const cleaned = Object.assign(() => "missing" as const, { holds: () => true });
  * const changed = record.differences(cleaned);
@@ -93,9 +93,9 @@ export class DiskRecord {
     for (const [question, answer] of entries) this.#answers.set(question, answer);
   }
 
-  /** The questions and answers, sorted by question (plain data: it is stored and posted). */
+  /** The questions and answers, in the order first asked (plain data: it is stored and posted). */
   entries(): [string, DiskAnswer][] {
-    return [...this.#answers].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return [...this.#answers];
   }
 
   /** The recorded questions `lookup` answers otherwise, with its answers. */

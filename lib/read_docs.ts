@@ -12,7 +12,7 @@
 import { analyzeDoc } from "./analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "./decode_path.ts";
-import { dirEntries } from "./dir_entries.ts";
+import { type DirEntries, dirEntries } from "./dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
 import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { readDocSync } from "./read_doc.ts";
@@ -56,8 +56,9 @@ export interface ReadDocsOptions {
     expect?: readonly string[];
     /**
      * The disk answers the expected facts rest on: asked again by the first
-     * helper thread, or else by this thread, once it has read its share (its
-     * directory listings are then at hand); the result's `changed` holds the
+     * helper when it was given them ahead ({@linkcode ReadHelper.recheck}),
+     * or else by this thread once it has read its share (its directory
+     * listings are then at hand); the result's `changed` holds the
      * questions it answers otherwise, and the docs marked `cached` that `keep`
      * does not keep are analysed after all, on this thread.
      */
@@ -230,18 +231,8 @@ export async function readDocs(
       }
     }
   };
-  // The first helper asks the disk the cache's questions again once it has read its share
-  // (while this thread takes the cached facts); without one, this thread does.
-  const recheck = options.cache?.recheck;
-  let changed: DiskRecord | undefined;
   const helping = helpers.map((helper, slot) =>
-    _runHelper(
-      helper,
-      { ...job, claims, slot, recheck: slot === 0 ? recheck?.entries() : undefined },
-      results,
-      (answers) => changed = new DiskRecord(answers),
-      (start, end) => takeCached(start, end),
-    )
+    _runHelper(helper, { ...job, claims, slot }, results, (start, end) => takeCached(start, end))
   );
   const { regular, summarizer, onDisk } = threadReader(job);
   const inbound = summarizer?.inbound ?? new Map<string, number>();
@@ -276,7 +267,10 @@ export async function readDocs(
     }
     disk.add(helped.disk);
   }
-  changed ??= recheck?.differences(onDisk);
+  // Asked by a helper ahead of the reading (see `ReadHelper.recheck`), or else by this thread
+  // now that it has the listings of its docs' directories.
+  const recheck = options.cache?.recheck;
+  const changed = recheck && (await helpers[0]?.rechecked ?? recheck.differences(onDisk));
   const keep = options.cache?.keep;
   const reads = new Map<string, FileRead>();
   const warnings: string[] = [];
@@ -453,8 +447,8 @@ export function threadReader(
   job:
     & Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">
     & Partial<Pick<HelperJob, "cache" | "expect">>,
+  entry: DirEntries = dirEntries(job.root),
 ): ThreadReader {
-  const entry = dirEntries(job.root);
   const disk = job.cache ? new DiskRecord() : undefined;
   const onDisk = diskState(entry);
   const links = job.links;
@@ -495,7 +489,7 @@ export function threadReader(
  */
 export type HelperMessage =
   | { ready: true }
-  | { changed: [string, DiskAnswer][] }
+  | { changed: [string, DiskAnswer][] | null }
   | { start: number; results: (FileRead | string)[] }
   | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
   | { failed: string };
@@ -524,8 +518,6 @@ export interface HelperJob {
   claims: Int32Array;
   /** This helper's index into `claims`. */
   slot: number;
-  /** For the scan cache: disk questions and answers to ask again, posting those answered otherwise. */
-  recheck: [string, DiskAnswer][] | undefined;
 }
 
 /**
@@ -556,6 +548,10 @@ export class ReadHelper {
   readonly ready: Promise<boolean>;
   /** Settles when the helper is closed, by anyone (`readDocs` then stops waiting for it). */
   readonly closed: Promise<void>;
+  /** Settles with what {@linkcode ReadHelper.recheck} found (`undefined` when it could not ask). */
+  rechecked: Promise<DiskRecord | undefined> | undefined;
+  #onRechecked: (changed: DiskRecord | undefined) => void = () => {};
+  #listener: ((message: HelperMessage) => void) | undefined;
 
   /** Starts the thread; where Workers are unavailable, the helper does nothing. */
   constructor() {
@@ -566,7 +562,13 @@ export class ReadHelper {
       this.#worker = new Worker(new URL("./read_docs_worker.ts", import.meta.url), {
         type: "module",
       });
-      this.#worker.onmessage = (event) => loaded(event.data?.ready === true);
+      this.#worker.onmessage = (event: MessageEvent<HelperMessage>) => {
+        const message = event.data;
+        if ("ready" in message) loaded(message.ready === true);
+        else if ("changed" in message) {
+          this.#onRechecked(message.changed === null ? undefined : new DiskRecord(message.changed));
+        } else this.#listener?.(message);
+      };
       // A thread that cannot load is closed: readDocs then reads everything on its own thread.
       this.#worker.onerror = (event) => {
         event.preventDefault();
@@ -584,11 +586,29 @@ export class ReadHelper {
     return this.#worker;
   }
 
+  /**
+   * Has the thread ask the disk `questions` again (the scan cache's, see
+   * `DiskRecord`), before it is given docs to read (e.g. while the caller
+   * waits for the listing), from the directory listings it then reads its
+   * docs with; `rechecked` settles with the questions answered otherwise.
+   */
+  recheck(root: string, questions: DiskRecord): void {
+    this.rechecked = new Promise((resolve) => this.#onRechecked = resolve);
+    if (this.#worker === undefined) this.#onRechecked(undefined);
+    else this.#worker.postMessage({ recheck: questions.entries(), root });
+  }
+
+  /** Hands each message of the job to `listener` (one job at a time). */
+  listen(listener: (message: HelperMessage) => void): void {
+    this.#listener = listener;
+  }
+
   /** Stops the thread (idempotent). */
   close(): void {
     this.#worker?.terminate();
     this.#worker = undefined;
     this.#onClosed();
+    this.#onRechecked(undefined);
   }
 }
 
@@ -601,9 +621,8 @@ interface _Helped {
 
 /**
  * Runs one helper thread on the shared counter, telling `onResults` of each
- * batch of results it gives and `onRechecked` of its answer to a recheck.
- * Resolves with its inbound
- * link counts and how many docs it read when it has returned every batch it took; when it fails (to
+ * batch of results it gives. Resolves with its inbound link counts and how
+ * many docs it read when it has returned every batch it took; when it fails (to
  * start, or midway), is closed by anyone or is given up, with `undefined` after
  * clearing every result it gave, so that this thread reads and counts them all
  * again. Never rejects; closes the helper.
@@ -612,7 +631,6 @@ function _runHelper(
   helper: ReadHelper,
   job: HelperJob,
   results: (FileRead | string | undefined)[],
-  onRechecked: (changed: [string, DiskAnswer][]) => void,
   onResults: (start: number, end: number) => void,
 ): Promise<_Helped | undefined> | undefined {
   const worker = helper.worker;
@@ -630,17 +648,15 @@ function _runHelper(
       }
       resolve(done === undefined ? undefined : { ...done, docs });
     };
-    worker.onmessage = (event: MessageEvent<HelperMessage>) => {
-      const message = event.data;
-      if (settled || "ready" in message) return;
-      if ("changed" in message) return onRechecked(message.changed);
+    helper.listen((message) => {
+      if (settled || "ready" in message || "changed" in message) return;
       if ("failed" in message) return finish();
       if ("done" in message) return finish(message);
       message.results.forEach((result, k) => results[message.start + k] = result);
       given.push(message.start);
       docs += message.results.length;
       onResults(message.start, message.start + message.results.length);
-    };
+    });
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {
       event.preventDefault();

@@ -15,30 +15,34 @@ import {
   threadReader,
 } from "./read_docs.ts";
 import type { FileRead } from "./scan_docs.ts";
-import { DiskRecord } from "./disk_record.ts";
+import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
+import { type DirEntries, dirEntries } from "./dir_entries.ts";
+import { diskState } from "./path_index.ts";
 
 const scope = self as unknown as {
-  onmessage: (event: MessageEvent<HelperJob>) => void;
+  onmessage: (
+    event: MessageEvent<HelperJob | { recheck: [string, DiskAnswer][]; root: string }>,
+  ) => void;
   postMessage: (message: HelperMessage) => void;
 };
 
+/** The directory listings a recheck read, kept for the job that follows (same root). */
+let _listings: { root: string; entry: DirEntries } | undefined;
+
 scope.onmessage = async (event) => {
+  if ("recheck" in event.data) return _recheck(event.data);
   const { root, paths, counter, batch, claims, slot } = event.data;
   // Given up by readDocs (it read every batch before this thread came up): nothing to do.
   if (Atomics.compareExchange(claims, slot, 0, 1) !== 0) return;
   try {
-    const { regular, summarizer, onDisk } = threadReader(event.data);
+    const entry = _listings?.root === root ? _listings.entry : undefined;
+    const { regular, summarizer } = threadReader(event.data, entry);
     for (let start = Atomics.add(counter, 0, batch); start < paths.length;) {
       const end = Math.min(start + batch, paths.length);
       const results: (FileRead | string)[] = [];
       await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
       scope.postMessage({ start, results });
       start = Atomics.add(counter, 0, batch);
-    }
-    // Asked once the listings of this thread's directories are at hand.
-    const recheck = event.data.recheck;
-    if (recheck !== undefined) {
-      scope.postMessage({ changed: new DiskRecord(recheck).differences(onDisk).entries() });
     }
     scope.postMessage({
       done: true,
@@ -50,6 +54,18 @@ scope.onmessage = async (event) => {
     scope.postMessage({ failed: err instanceof Error ? err.message : String(err) });
   }
 };
+
+/** Asks the disk the scan cache's questions again (see `ReadHelper.recheck`). */
+function _recheck(request: { recheck: [string, DiskAnswer][]; root: string }): void {
+  try {
+    const entry = dirEntries(request.root);
+    _listings = { root: request.root, entry };
+    const changed = new DiskRecord(request.recheck).differences(diskState(entry));
+    scope.postMessage({ changed: changed.entries() });
+  } catch {
+    scope.postMessage({ changed: null }); // the caller's thread asks them itself
+  }
+}
 
 // Loaded: the caller may wait for this (ReadHelper.ready) before handing out work.
 scope.postMessage({ ready: true });

@@ -256,7 +256,8 @@ export class ScanCache {
     const header = JSON.stringify({
       dochygiene_scan_cache: _ENGINE,
       listing,
-      disk: disk.entries(),
+      // Sorted: the same facts make the same file.
+      disk: disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
       paths: docs.map(([path]) => path),
       keys: docs.map(([, key]) => key),
     });

@@ -140,7 +140,14 @@ async function _scan(
   const [ignored, listing, cache] = await Promise.all([
     loadIgnore(root),
     listingPromise,
-    caching ? _readCache(options.cacheFile!) : undefined,
+    caching
+      ? _readCache(options.cacheFile!).then((cache) => {
+        // While git still lists, the helper asks the disk the cache's questions again (most
+        // likely of use: the listing is most likely the cache's or close to it).
+        if (cache !== undefined) helpers[0]?.recheck(root, cache.disk);
+        return cache;
+      })
+      : undefined,
   ]);
   const warnings = [...listing.warnings];
   // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
@@ -186,7 +193,7 @@ async function _scan(
       expect: valid && paths.map((path) => {
         const key = valid.key(path);
         if (key === undefined || change === undefined) return key ?? "";
-        const doc = valid.doc(path, cachedPaths);
+        const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
         if (doc === undefined || change.touches(doc.targets, doc.probed)) return "";
         parsed.set(path, doc);
         return key;

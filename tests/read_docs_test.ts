@@ -302,6 +302,8 @@ Deno.test("readDocs gives up a helper that has not come up once every doc is rea
     worker: stuck as Worker | undefined,
     ready: new Promise<boolean>(() => {}),
     closed: new Promise<void>((resolve) => closed = resolve),
+    rechecked: undefined,
+    listen() {},
     close() {
       stuck.terminate();
       this.worker = undefined;
