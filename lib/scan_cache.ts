@@ -120,12 +120,9 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * ]);
  * const cache = ScanCache.parse(bytes);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
- * assert.deepEqual(cache?.doc("a.md", source.paths), {
- *   lines: 3,
- *   summary,
- *   targets: ["b.md", "docs"],
- *   probed: ["c.md"],
- * });
+ * const doc = cache?.doc("a.md", source.paths);
+ * assert.deepEqual([doc?.lines, doc?.summary, doc?.targets], [3, summary, ["b.md", "docs"]]);
+ * assert.deepEqual(doc?.probed(), ["c.md"]);
  * ```
  */
 export function encodeCacheEntry(
@@ -140,19 +137,21 @@ export function encodeCacheEntry(
     const index = indexOf(path);
     return index >= 0 ? index : path;
   };
-  return JSON.stringify([
-    lines,
-    hygiene ?? null,
-    appendOnly,
-    status ?? null,
-    checkboxes === undefined ? null : [checkboxes.done, checkboxes.open],
-    [...anchors],
-    linkFacts.broken.map((b) => [b.line, b.target, b.hint]),
-    linkFacts.fragments.map((f) => [f.line, f.target, ref(f.path), f.fragment]),
-    linkFacts.missing.map((m) => [m.line, m.path]),
-    targets.map(ref),
-    probed.map(ref),
-  ]);
+  return `${
+    JSON.stringify([
+      lines,
+      hygiene ?? null,
+      appendOnly,
+      status ?? null,
+      checkboxes === undefined ? null : [checkboxes.done, checkboxes.open],
+      [...anchors],
+      linkFacts.broken.map((b) => [b.line, b.target, b.hint]),
+      linkFacts.fragments.map((f) => [f.line, f.target, ref(f.path), f.fragment]),
+      linkFacts.missing.map((m) => [m.line, m.path]),
+      targets.map(ref),
+      // After a tab (JSON holds none): parsed only when asked for.
+    ])
+  }\t${JSON.stringify(probed.map(ref))}`;
 }
 
 /**
@@ -290,13 +289,14 @@ export class ScanCache {
   doc(path: string, listed: readonly string[]): CachedDoc | undefined {
     const line = this.line(path);
     if (line === undefined) return undefined;
+    const tab = line.indexOf("\t");
     let row: unknown;
     try {
-      row = JSON.parse(line);
+      row = JSON.parse(line.slice(0, tab));
     } catch {
       return undefined;
     }
-    return _doc(row, listed);
+    return tab < 0 ? undefined : _doc(row, line.slice(tab + 1), listed);
   }
 
   /**
@@ -366,16 +366,19 @@ export interface CachedDoc {
   summary: DocSummary;
   /** The existing paths the doc links to, once each (its inbound links elsewhere). */
   targets: string[];
-  /** The other paths its link check looked up (see `DocLinkFacts.probed`). */
-  probed: string[];
+  /**
+   * The other paths its link check looked up (see `DocLinkFacts.probed`),
+   * read when asked (only a change in the listing or on disk needs them);
+   * `undefined` when they are not well formed.
+   */
+  probed(): string[] | undefined;
 }
 
 /** A parsed line, checked as it is read; `undefined` when anything is off. */
-function _doc(row: unknown, listed: readonly string[]): CachedDoc | undefined {
-  if (!Array.isArray(row) || row.length !== 11) return undefined;
+function _doc(row: unknown, probed: string, listed: readonly string[]): CachedDoc | undefined {
+  if (!Array.isArray(row) || row.length !== 10) return undefined;
   const [lines, hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing] = row;
   const targets = _paths(row[9], listed);
-  const probed = _paths(row[10], listed);
   if (
     !_isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
@@ -384,7 +387,7 @@ function _doc(row: unknown, listed: readonly string[]): CachedDoc | undefined {
       Array.isArray(checkboxes) && checkboxes.length === 2 &&
         _isCount(checkboxes[0]) && _isCount(checkboxes[1])) ||
     !Array.isArray(anchors) || !Array.isArray(broken) || !Array.isArray(fragments) ||
-    !Array.isArray(missing) || targets === undefined || probed === undefined
+    !Array.isArray(missing) || targets === undefined
   ) {
     return undefined;
   }
@@ -425,7 +428,13 @@ function _doc(row: unknown, listed: readonly string[]): CachedDoc | undefined {
       linkFacts: { broken: brokenLinks, fragments: fragmentRefs, missing: missingPaths },
     },
     targets,
-    probed,
+    probed: () => {
+      try {
+        return _paths(JSON.parse(probed), listed);
+      } catch {
+        return undefined;
+      }
+    },
   };
 }
 

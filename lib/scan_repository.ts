@@ -194,7 +194,10 @@ async function _scan(
         const key = valid.key(path);
         if (key === undefined || change === undefined) return key ?? "";
         const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
-        if (doc === undefined || change.touches(doc.targets, doc.probed)) return "";
+        const probed = doc?.probed();
+        if (doc === undefined || probed === undefined || change.touches(doc.targets, probed)) {
+          return "";
+        }
         parsed.set(path, doc);
         return key;
       }),
@@ -208,7 +211,10 @@ async function _scan(
         return true;
       },
       // Facts whose link check asked nothing the disk now answers otherwise.
-      keep: (path, changed) => !changed.concerns(taken.get(path)!.probed),
+      keep: (path, changed) => {
+        const probed = taken.get(path)!.probed();
+        return probed !== undefined && !changed.concerns(probed);
+      },
     },
   });
   warnings.push(...unread);
@@ -391,10 +397,10 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
       const read = c.reads.get(path);
       if (read?.kind !== "text") continue;
       if (read.cached) {
-        const { targets, probed } = c.taken.get(path)!;
+        const doc = c.taken.get(path)!;
         const line = indexOf === undefined
           ? cache!.line(path)!
-          : encodeCacheEntry(read.lines, read.summary!, targets, probed, indexOf);
+          : encodeCacheEntry(read.lines, read.summary!, doc.targets, doc.probed()!, indexOf);
         lines.push([path, cache!.key(path)!, line]);
       } else if (read.cacheEntry !== undefined) {
         lines.push([path, cacheKey(read)!, read.cacheEntry]);
@@ -404,7 +410,7 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     // are now (the others are left behind); the new facts on the answers just recorded.
     const answers = new DiskRecord();
     if (cache !== undefined && c.taken.size > 0) {
-      const probed = c.taken.values().flatMap((doc) => doc.probed).toArray();
+      const probed = c.taken.values().flatMap((doc) => doc.probed() ?? []).toArray();
       answers.add(cache.disk.about(probed));
       if (c.changed !== undefined) answers.add(c.changed.about(probed));
     }

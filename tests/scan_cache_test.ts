@@ -42,15 +42,21 @@ async function writeCache(root: string, body: string): Promise<void> {
   await Deno.writeTextFile(join(root, CACHE), `${contentFingerprint(bytes)}\n${body}`);
 }
 
+/** A doc's cache line with its facts (the JSON before the tab) edited. */
+function editLine(line: string, edit: (row: unknown[]) => void): string {
+  const tab = line.indexOf("\t");
+  const row = JSON.parse(line.slice(0, tab));
+  edit(row);
+  return JSON.stringify(row) + line.slice(tab);
+}
+
 /** Rewrites the cache's entry for `path` with `edit` (its key kept, the checksum made again). */
 async function editEntry(root: string, path: string, edit: (row: unknown[]) => void) {
   const lines = (await cacheBody(root)).split("\n");
   // The header names the docs, in the order of their lines.
   const at = JSON.parse(lines[0]).paths.indexOf(path) + 1;
   assert.ok(at > 0, `no cache entry for ${path}`);
-  const row = JSON.parse(lines[at]);
-  edit(row);
-  lines[at] = JSON.stringify(row);
+  lines[at] = editLine(lines[at], edit);
   await writeCache(root, lines.join("\n"));
 }
 
@@ -146,11 +152,8 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
   const text = await Deno.readTextFile(join(repo.path, CACHE));
   const body = await cacheBody(repo.path);
   const [header, ...rows] = body.split("\n");
-  const row = (i: number, edit: (row: unknown[]) => void) => {
-    const parsed = JSON.parse(rows[i]);
-    edit(parsed);
-    return [header, JSON.stringify(parsed), ...rows.slice(1)].join("\n");
-  };
+  const row = (i: number, edit: (row: unknown[]) => void) =>
+    [header, editLine(rows[i], edit), ...rows.slice(1)].join("\n");
   const headed = (edit: (header: Record<string, unknown>) => void) => {
     const parsed = JSON.parse(header);
     edit(parsed);
@@ -174,6 +177,7 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
     row(0, (r) => r[0] = 1.5),
     row(0, (r) => r[6] = [[0, "b.md", null]]), // a broken link on line 0
     row(0, (r) => r[9] = [99]), // a target past the listing
+    [header, rows[0].replace(/\t.*/, "\t[{"), ...rows.slice(1)].join("\n"), // probed paths
     headed((h) => h.dochygiene_scan_cache = "dochygiene 0.0.0"),
     headed((h) => h.listing = "x"), // a listing not of three lists
     headed((h) => h.listing = "x\0\0\0\0\0\0y"),
