@@ -67,7 +67,7 @@ export type DiskState = "exists" | "opaque" | "missing";
  *
  * const entry = (path: string) => path === "a.md" ? "file" as const : "linked" as const;
  * const onDisk = diskState(
- *   Object.assign(entry, { caseTwin: (path: string) => path === "A.md", holds: () => false }),
+ *   Object.assign(entry, { caseTwin: (path: string) => path === "A.md", size: () => undefined }),
  * );
  * assert.equal(onDisk("a.md"), "exists");
  * assert.equal(onDisk("link/b.md"), "opaque");
