@@ -43,6 +43,10 @@ export type DiskAnswer = DiskState | boolean;
  * assert.ok(!changed.concerns(["src/b.js"]));
  * assert.equal(record.about(["dist/a.js"]).size, 2); // the path, and its directory
  * assert.equal(record.about(["src/b.js"]).size, 0);
+ * const twice = new DiskRecord(record.entries());
+ * twice.merge(changed); // answered "exists", then "missing": never alike again
+ * assert.equal(twice.differences(onDisk).size, 1);
+ * assert.equal(twice.differences(cleaned).size, 1);
  * ```
  */
 export class DiskRecord {
@@ -87,7 +91,24 @@ export class DiskRecord {
     return watched;
   }
 
-  /** Adds every question and answer of `other`. */
+  /**
+   * Adds every question and answer of `other`, as answered later: a question
+   * answered otherwise there (the disk changed between the two) is kept with
+   * an answer of the wrong kind, which no lookup gives, so that it is never
+   * found answered alike (and what rests on it is checked again).
+   */
+  merge(other: DiskRecord | Iterable<readonly [string, DiskAnswer]>): void {
+    const entries = other instanceof DiskRecord ? other.#answers : other;
+    for (const [question, answer] of entries) {
+      const known = this.#answers.get(question);
+      this.#answers.set(
+        question,
+        known === undefined || known === answer ? answer : question[0] === "s" ? false : "missing",
+      );
+    }
+  }
+
+  /** Adds every question and answer of `other`, its answers replacing these. */
   add(other: DiskRecord | Iterable<readonly [string, DiskAnswer]>): void {
     const entries = other instanceof DiskRecord ? other.#answers : other;
     for (const [question, answer] of entries) this.#answers.set(question, answer);

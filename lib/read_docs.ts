@@ -259,13 +259,15 @@ export async function readDocs(
   }
   const helperDocs: number[] = [];
   const disk = summarizer?.disk ?? new DiskRecord();
+  // Threads that got another answer to one question (the disk changed meanwhile) make it one
+  // that is never asked alike again (see `DiskRecord.merge`).
   for (const helped of await Promise.all(helping)) {
     helperDocs.push(helped?.docs ?? 0);
     if (helped === undefined) continue;
     for (const [path, count] of helped.inbound) {
       inbound.set(path, (inbound.get(path) ?? 0) + count);
     }
-    disk.add(helped.disk);
+    disk.merge(helped.disk);
   }
   // Asked by a helper ahead of the reading (see `ReadHelper.recheck`), or else by this thread
   // now that it has the listings of its docs' directories.
@@ -301,7 +303,7 @@ export async function readDocs(
  * the same indexes less `offset`, and attaches each text doc's analysis or,
  * given a `summarizer`, its summary instead (links checked; the text and
  * analysis are not kept); a doc left out gets why instead ("" when
- * silently: so is a path `regular` says is not there). The batch is read
+ * silently: so is a path `regular` says is beneath a symlink). The batch is read
  * first, then analysed (~10 % faster than doc by doc: the reads and the
  * analysis each keep their code and data warm). Docs
  * whose frontmatter needs the full YAML parser before it is loaded are left
@@ -407,9 +409,10 @@ function _waitsForYaml(read: FileRead): boolean {
 /** What one reading thread works with (see {@linkcode threadReader}). */
 export interface ThreadReader {
   /**
-   * Whether a path is listed as a regular file in its directory; `null` when
-   * it is not there (gone, or beneath a symlink: never read). Always `false`
-   * without `skipLstat` (each read then takes an lstat).
+   * Whether a path is listed as a regular file in its directory (read with
+   * no lstat); `null` beneath a symlink (never read); `false` otherwise (read
+   * with an lstat, which tells a doc gone from one made since the listing).
+   * Always `false` without `skipLstat`.
    */
   regular: (path: string) => boolean | null;
   /** The thread's summarizer, given the listing. */
@@ -434,9 +437,11 @@ export interface ThreadReader {
  * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
  * await Deno.writeTextFile(`${root}/built.md`, "# Not listed, but on disk\n");
  * await Deno.symlink("a.md", `${root}/link.md`);
+ * await Deno.symlink(root, `${root}/up`);
  * const links = { paths: ["a.md", "link.md"], nonFiles: ["link.md"], opaque: [] };
  * const { regular, summarizer } = threadReader({ root, skipLstat: true, links, keepLinks: false });
- * assert.deepEqual(["a.md", "link.md", "gone.md"].map(regular), [true, false, null]);
+ * const kinds = ["a.md", "link.md", "gone.md", "up/a.md"].map(regular);
+ * assert.deepEqual(kinds, [true, false, false, null]);
  * const facts = summarizer!.check("a.md", analyzeDoc("[b](built.md) [c](gone.md)\n", "a.md"));
  * assert.deepEqual(facts.targets, ["built.md"]);
  * assert.deepEqual(facts.broken.map((b) => b.target), ["gone.md"]);
@@ -460,9 +465,9 @@ export function threadReader(
       ? (path) => {
         const kind = entry(path);
         if (kind === "file") return true;
-        return (kind === "missing" || kind === "linked") && !hasUndecodableBytes(path)
-          ? null
-          : false;
+        // Beneath a symlink: never read. Missing from a listing (maybe taken before the doc was
+        // made, as a helper's rechecking can be): its lstat tells.
+        return kind === "linked" && !hasUndecodableBytes(path) ? null : false;
       }
       : () => false,
     summarizer: links
@@ -542,8 +547,8 @@ export class ReadHelper {
   #worker: Worker | undefined;
   #onClosed: () => void = () => {};
   /**
-   * Settles `true` once the thread has loaded, `false` when it cannot; left unsettled when
-   * `readDocs` takes the thread over before it has loaded.
+   * Settles `true` once the thread has loaded, `false` when it cannot (or never, when it is
+   * closed first).
    */
   readonly ready: Promise<boolean>;
   /** Settles when the helper is closed, by anyone (`readDocs` then stops waiting for it). */
@@ -551,7 +556,7 @@ export class ReadHelper {
   /** Settles with what {@linkcode ReadHelper.recheck} found (`undefined` when it could not ask). */
   rechecked: Promise<DiskRecord | undefined> | undefined;
   #onRechecked: (changed: DiskRecord | undefined) => void = () => {};
-  #listener: ((message: HelperMessage) => void) | undefined;
+  #listener: ((message: _JobMessage) => void) | undefined;
 
   /** Starts the thread; where Workers are unavailable, the helper does nothing. */
   constructor() {
@@ -599,7 +604,7 @@ export class ReadHelper {
   }
 
   /** Hands each message of the job to `listener` (one job at a time). */
-  listen(listener: (message: HelperMessage) => void): void {
+  listen(listener: (message: _JobMessage) => void): void {
     this.#listener = listener;
   }
 
@@ -611,6 +616,9 @@ export class ReadHelper {
     this.#onRechecked(undefined);
   }
 }
+
+/** A helper's message about the job it was given (the others go to `ReadHelper` itself). */
+type _JobMessage = Exclude<HelperMessage, { ready: true } | { changed: unknown }>;
 
 /** What a helper thread that finished gave: its inbound link counts, disk answers and how many docs it read. */
 interface _Helped {
@@ -649,7 +657,7 @@ function _runHelper(
       resolve(done === undefined ? undefined : { ...done, docs });
     };
     helper.listen((message) => {
-      if (settled || "ready" in message || "changed" in message) return;
+      if (settled) return;
       if ("failed" in message) return finish();
       if ("done" in message) return finish(message);
       message.results.forEach((result, k) => results[message.start + k] = result);

@@ -1,6 +1,8 @@
 /**
  * A helper thread of `readDocs` (`read_docs.ts`; up to three run at
- * once): says it is loaded, then takes batches of paths from the shared
+ * once): says it is loaded; may be asked first to ask the disk the scan
+ * cache's questions again (`ReadHelper.recheck`: it keeps the directory
+ * listings it read for its job); then takes batches of paths from the shared
  * counter, reads, analyses and (given the listing) summarises them, posts each
  * batch's results back, and ends with its inbound link counts, or says it
  * failed. Started by `read_docs.ts`; not a module to import.

@@ -379,6 +379,8 @@ function _doc(row: unknown, probed: string, listed: readonly string[]): CachedDo
   if (!Array.isArray(row) || row.length !== 10) return undefined;
   const [lines, hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing] = row;
   const targets = _paths(row[9], listed);
+  // The probed paths, parsed on first need (`null` until then).
+  let paths: string[] | undefined | null = null;
   if (
     !_isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
@@ -429,11 +431,14 @@ function _doc(row: unknown, probed: string, listed: readonly string[]): CachedDo
     },
     targets,
     probed: () => {
-      try {
-        return _paths(JSON.parse(probed), listed);
-      } catch {
-        return undefined;
+      if (paths === null) {
+        try {
+          paths = _paths(JSON.parse(probed), listed);
+        } catch {
+          paths = undefined;
+        }
       }
+      return paths;
     },
   };
 }

@@ -398,9 +398,12 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
       if (read?.kind !== "text") continue;
       if (read.cached) {
         const doc = c.taken.get(path)!;
+        const probed = doc.probed();
+        // Not written again: its probed paths (needed to keep what its facts rest on) are lost.
+        if (probed === undefined) continue;
         const line = indexOf === undefined
           ? cache!.line(path)!
-          : encodeCacheEntry(read.lines, read.summary!, doc.targets, doc.probed()!, indexOf);
+          : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, indexOf);
         lines.push([path, cache!.key(path)!, line]);
       } else if (read.cacheEntry !== undefined) {
         lines.push([path, cacheKey(read)!, read.cacheEntry]);
@@ -414,7 +417,7 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
       answers.add(cache.disk.about(probed));
       if (c.changed !== undefined) answers.add(c.changed.about(probed));
     }
-    answers.add(c.disk);
+    answers.merge(c.disk);
     return ScanCache.format(c.listing, answers, lines);
   };
 }
