@@ -76,6 +76,8 @@ export interface ReadDocsOptions {
      * keeps them (else it is analysed after all).
      */
     keep?: (path: string, changed: DiskRecord) => boolean;
+    /** Told of each doc read again in the end (a doc `take` gave cached facts may be one). */
+    drop?: (path: string) => void;
   };
   /**
    * Helper threads started ahead with {@linkcode ReadHelper} (their start-up
@@ -289,6 +291,7 @@ export async function readDocs(
       changed !== undefined && changed.size > 0 && typeof result === "object" &&
         result.kind === "text" && result.cached && keep?.(paths[i], changed) !== true
     ) {
+      options.cache?.drop?.(paths[i]);
       await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
     }
     const read = results[i]!;

@@ -182,6 +182,8 @@ async function _scan(
   // another listing, the facts read to tell whether it touches them.
   const taken = new Map<string, CachedDoc>();
   const parsed = new Map<string, CachedDoc>();
+  // Their links, counted as they are taken (the reading threads count the others').
+  const cachedInbound = new Map<string, number>();
   const { reads, warnings: unread, inbound, disk, changed } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -208,7 +210,13 @@ async function _scan(
         read.summary = cached.summary;
         read.lines = cached.lines;
         taken.set(path, cached);
+        _count(cachedInbound, cached, 1);
         return true;
+      },
+      drop: (path) => {
+        const cached = taken.get(path);
+        if (cached !== undefined) _count(cachedInbound, cached, -1);
+        taken.delete(path);
       },
       // Facts whose link check asked nothing the disk now answers otherwise.
       keep: (path, changed) => {
@@ -218,7 +226,9 @@ async function _scan(
     },
   });
   warnings.push(...unread);
-  _countCachedLinks(paths, reads, taken, inbound);
+  for (const [target, count] of cachedInbound) {
+    if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
+  }
   const cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
@@ -329,24 +339,13 @@ async function _readCache(file: string): Promise<ScanCache | undefined> {
 }
 
 /**
- * Counts the links of the docs that took their facts from the cache into `inbound`, as the
- * reading threads counted the others' (frozen and append-only docs' links do not count).
+ * Counts (`by` 1) or uncounts (-1) a doc's links that took its facts from the cache into
+ * `inbound`, as the reading threads count the others' (frozen and append-only docs' links do not
+ * count).
  */
-function _countCachedLinks(
-  paths: readonly string[],
-  reads: ReadonlyMap<string, FileRead>,
-  taken: ReadonlyMap<string, CachedDoc>,
-  inbound: Map<string, number>,
-): void {
-  for (const path of paths) {
-    const read = reads.get(path);
-    if (read?.kind !== "text" || !read.cached || contentExclusion(read.summary!) !== undefined) {
-      continue;
-    }
-    for (const target of taken.get(path)!.targets) {
-      inbound.set(target, (inbound.get(target) ?? 0) + 1);
-    }
-  }
+function _count(inbound: Map<string, number>, doc: CachedDoc, by: number): void {
+  if (contentExclusion(doc.summary) !== undefined) return;
+  for (const target of doc.targets) inbound.set(target, (inbound.get(target) ?? 0) + by);
 }
 
 /** What {@linkcode _newCache} works with. */
