@@ -21,7 +21,10 @@ export interface PathIndexSource {
 
 /**
  * The listing facts a {@linkcode PathIndex} is built from, as plain data (it
- * crosses to the reading threads, which check links as they read).
+ * crosses to the reading threads, which check links as they read). What lies
+ * in `.git` or `.dochygiene` is left out: links into them are not checked, and
+ * the state directory's files (listed where git does not ignore them, named
+ * opaque by a walk) change with every scan.
  *
  * @example
  * ```ts
@@ -32,7 +35,7 @@ export interface PathIndexSource {
  *   { path: "a.md", tracked: true, type: "file" as const },
  *   { path: "vendor", tracked: true, type: "gitlink" as const },
  * ];
- * assert.deepEqual(pathIndexSource(files, ["build"]), {
+ * assert.deepEqual(pathIndexSource(files, ["build", ".dochygiene"]), {
  *   paths: ["a.md", "vendor"],
  *   nonFiles: ["vendor"],
  *   opaque: ["build"],
@@ -46,10 +49,21 @@ export function pathIndexSource(
   const paths: string[] = [];
   const nonFiles: string[] = [];
   for (const file of files) {
+    if (_alwaysExcluded(file.path)) continue;
     paths.push(file.path);
     if (file.type !== "file") nonFiles.push(file.path);
   }
-  return { paths, nonFiles, opaque: [...opaque] };
+  return { paths, nonFiles, opaque: opaque.filter((dir) => !_alwaysExcluded(dir)) };
+}
+
+/** Whether `path` is, or lies in, `.git` or `.dochygiene` (a first segment compared in place). */
+function _alwaysExcluded(path: string): boolean {
+  for (const dir of ALWAYS_EXCLUDED_DIRS) {
+    if (path.startsWith(dir) && (path.length === dir.length || path[dir.length] === "/")) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** What the disk says of a path the listing does not hold (see {@linkcode PathIndex}). */

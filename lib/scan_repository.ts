@@ -25,7 +25,6 @@ import {
   ScanCache,
 } from "./scan_cache.ts";
 import { ListingChange } from "./listing_change.ts";
-import { STATE_DIR_NAME } from "./state_dir.ts";
 import { contentExclusion } from "./summarize_doc.ts";
 import { DiskRecord } from "./disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
@@ -161,16 +160,7 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  // The state directory's own files (listed where git does not ignore it) are never link
-  // targets worth telling apart (links into it are not checked), and change with every scan:
-  // left out, so that they do not change the listing the cache is made under.
-  // (Outside git the walk names the state directory opaque once it exists.)
-  const source = pathIndexSource(
-    files.some((f) => f.path.startsWith(_STATE_PREFIX))
-      ? files.filter((f) => !f.path.startsWith(_STATE_PREFIX))
-      : files,
-    listing.opaque.filter((dir) => dir !== STATE_DIR_NAME),
-  );
+  const source = pathIndexSource(files, listing.opaque);
   const listed = caching ? cacheListing(source) : undefined;
   // Under another listing, only the docs whose link facts it cannot touch take cached facts
   // (listed paths are stored by their index in the listing the cache was made under).
@@ -306,8 +296,6 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
   const ages = new Map([...git.ages].filter(([, seconds]) => seconds * 1000 <= LAST_ISO_MS));
   return { ...git, ages };
 }
-
-const _STATE_PREFIX = `${STATE_DIR_NAME}/`;
 
 /** A scan cache larger than this is not read (20,000 docs make ~9 MB). */
 const _MAX_CACHE_BYTES = 256 * 1024 * 1024;
