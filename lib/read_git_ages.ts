@@ -7,7 +7,9 @@
  * @module
  */
 
+import { contentFingerprint } from "./content_fingerprint.ts";
 import { decodeNulTerminated } from "./decode_path.ts";
+import { resolve } from "./path.ts";
 import { runGit } from "./run_git.ts";
 
 /** What {@linkcode readGitAges} learned. */
@@ -23,6 +25,63 @@ export interface GitAges {
   ages: Map<string, number>;
   /** Problems that did not stop the scan (one line each). */
   warnings: string[];
+  /**
+   * What shapes HEAD's history besides HEAD itself (see {@linkcode GitTip}),
+   * when `ages` are complete: with `head`, what a later reading may start
+   * from ({@linkcode KnownAges}); `undefined` when the history could not be
+   * read completely, or there is none.
+   */
+  history: string | undefined;
+}
+
+/**
+ * Ages read before (e.g. kept in the scan cache), which a reading starts
+ * from: taken as they are while HEAD and its {@linkcode GitTip.history} are
+ * the same, or added to from one pass over the commits since, when HEAD moved
+ * on along its first-parent line.
+ */
+export interface KnownAges {
+  /** The HEAD they were read at. */
+  head: string;
+  /** {@linkcode GitAges.history} then. */
+  history: string;
+  /** The ages then. */
+  ages: ReadonlyMap<string, number>;
+}
+
+/** Where HEAD is, and what else decides what its history holds. */
+export interface GitTip {
+  /** HEAD's commit id; `undefined` in a repository without commits. */
+  head: string | undefined;
+  /** Whether the repository is a shallow clone. */
+  shallow: boolean;
+  /**
+   * A fingerprint of the shallow boundary, the grafts and the replace refs
+   * (each may rewrite history without moving HEAD); `undefined` when one of
+   * them cannot be read.
+   */
+  history: string | undefined;
+}
+
+/** One `git log` pass over HEAD's first-parent history, or over the commits since a known one. */
+export interface HistoryPass {
+  /** Path → newest commit time, as {@linkcode parseGitLog} gives. */
+  ages: Map<string, number>;
+  /** Why git stopped before the end (its last stderr line); `undefined` when it did not. */
+  failed: string | undefined;
+  /** Of a pass `since` a commit: the first parent of the oldest commit listed. */
+  parent?: string;
+}
+
+/** A history pass: from HEAD, or over the commits after `since` (see {@linkcode historyPass}). */
+export type PassRunner = (since?: string) => Promise<HistoryPass>;
+
+/** Options of {@linkcode readGitAges}. */
+export interface ReadGitAgesOptions {
+  /** Ages read before, to start from (awaited first: a pass then starts only when needed). */
+  known?: KnownAges | Promise<KnownAges | undefined>;
+  /** Runs the passes (default: {@linkcode historyPass} on this thread). */
+  pass?: PassRunner;
 }
 
 /**
@@ -55,6 +114,10 @@ export const GIT_LOG_ARGS: readonly string[] = [
  * before git stopped are kept (they are exact: git walks newest first) and a
  * warning says so.
  *
+ * Given `known` ages whose HEAD and history are the current ones, no pass is
+ * made; when HEAD moved on along its first-parent line since, only the
+ * commits since are read (checked to join the known HEAD; else a full pass).
+ *
  * @throws {DochygieneError} `GIT_FAILED` when git cannot read the repository at all.
  *
  * @example
@@ -75,35 +138,155 @@ export const GIT_LOG_ARGS: readonly string[] = [
  * const facts = await readGitAges(root);
  * assert.equal(facts.ages.get("a.md"), Date.parse("2026-01-02T00:00:00Z") / 1000);
  * assert.equal(facts.shallow, false);
+ * // Read again from what it gave: no pass (HEAD has not moved).
+ * const known = { head: facts.head!, history: facts.history!, ages: facts.ages };
+ * const again = await readGitAges(root, {
+ *   known,
+ *   pass: () => Promise.reject(new Error("no pass expected")),
+ * });
+ * assert.deepEqual(again, facts);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function readGitAges(root: string): Promise<GitAges> {
-  const [shallow, head, log] = await Promise.all([
-    runGit(root, ["rev-parse", "--is-shallow-repository"]),
-    // HEAD's id even when its commit object is missing (the history pass then says so).
-    runGit(root, ["rev-parse", "--verify", "-q", "HEAD"], { okCodes: [0, 1, 128] }),
-    runGit(root, [...GIT_LOG_ARGS], { okCodes: [0, 128] }),
-  ]);
-  const decoder = new TextDecoder();
-  const headSha = head.code === 0 ? decoder.decode(head.stdout).trim() : undefined;
-  const warnings: string[] = [];
-  let ages = new Map<string, number>();
-  if (headSha !== undefined) {
-    ages = parseGitLog(log.stdout);
-    if (log.code !== 0) {
-      const detail = log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
-      warnings.push(
-        `git history could not be read completely (${detail}); ages of files whose newest commit was not reached fall back to their mtime`,
-      );
+export async function readGitAges(
+  root: string,
+  options: ReadGitAgesOptions = {},
+): Promise<GitAges> {
+  const pass = options.pass ?? ((since?: string) => historyPass(root, since));
+  const tipRead = readGitTip(root);
+  tipRead.catch(() => {}); // awaited below
+  const known = await options.known;
+  // Nothing to start from: the full pass runs alongside the tip's reading.
+  const started = known === undefined ? pass() : undefined;
+  started?.catch(() => {});
+  const tip = await tipRead;
+  const { head, shallow } = tip;
+  if (head === undefined) {
+    return { head, shallow, ages: new Map(), warnings: [], history: undefined };
+  }
+  if (known !== undefined && tip.history !== undefined && known.history === tip.history) {
+    if (known.head === head) {
+      return { head, shallow, ages: new Map(known.ages), warnings: [], history: tip.history };
+    }
+    const since = await pass(known.head);
+    // Only a pass that reached the known HEAD along the first-parent line adds up to the whole.
+    if (since.failed === undefined && since.parent === known.head) {
+      const ages = since.ages;
+      for (const [path, seconds] of known.ages) if (!ages.has(path)) ages.set(path, seconds);
+      return { head, shallow, ages, warnings: [], history: tip.history };
     }
   }
-  return {
-    head: headSha,
-    shallow: decoder.decode(shallow.stdout).trim() === "true",
-    ages,
-    warnings,
-  };
+  const full = await (started ?? pass());
+  const warnings = full.failed === undefined ? [] : [
+    `git history could not be read completely (${full.failed}); ages of files whose newest commit was not reached fall back to their mtime`,
+  ];
+  const history = full.failed === undefined ? tip.history : undefined;
+  return { head, shallow, ages: full.ages, warnings, history };
+}
+
+/**
+ * HEAD, shallowness and what else decides HEAD's history (see
+ * {@linkcode GitTip}), from one `git rev-parse` and the files it names.
+ *
+ * @throws {DochygieneError} `GIT_FAILED` when `root` is not in a git repository.
+ *
+ * @example
+ * ```ts
+ * import { readGitTip } from "./read_git_ages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await new Deno.Command("git", { args: ["init", "-q"], cwd: root }).output();
+ * const tip = await readGitTip(root);
+ * assert.equal(tip.head, undefined);
+ * assert.equal(tip.shallow, false);
+ * assert.equal(typeof tip.history, "string");
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readGitTip(root: string): Promise<GitTip> {
+  // `--verify` shows HEAD last, after the replace refs `--glob` shows; HEAD's id even when its
+  // commit object is missing (the history pass then says so). Exit 1: no HEAD yet.
+  const out = await runGit(root, [
+    "rev-parse",
+    "--is-shallow-repository",
+    "--git-path",
+    "shallow",
+    "--git-path",
+    "info/grafts",
+    "--glob=refs/replace/*",
+    "--verify",
+    "-q",
+    "HEAD",
+  ], { okCodes: [0, 1] });
+  const lines = new TextDecoder().decode(out.stdout).split("\n");
+  lines.pop(); // after the last newline
+  const [shallow, shallowFile, graftsFile, ...refs] = lines;
+  const head = out.code === 0 ? refs.pop() : undefined;
+  const boundary = _contents(resolve(root, shallowFile ?? ""));
+  const grafts = _contents(resolve(root, graftsFile ?? ""));
+  const history = boundary === undefined || grafts === undefined
+    ? undefined
+    : contentFingerprint(new TextEncoder().encode(`${boundary}\0${grafts}\0${refs.join(" ")}`));
+  return { head, shallow: shallow === "true", history };
+}
+
+/**
+ * One `git log` pass (the arguments of {@linkcode GIT_LOG_ARGS}) over HEAD's
+ * first-parent history, or, `since` a commit, over the commits after it
+ * (`since..HEAD`), with the first parent of the oldest one, which is `since`
+ * when HEAD's first-parent line passes through it. Git stopping early
+ * (missing objects, an unknown `since`) is told in `failed`, not thrown.
+ *
+ * @example
+ * ```ts
+ * import { historyPass } from "./read_git_ages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) =>
+ *   new Deno.Command("git", { args, cwd: root, stdout: "piped", env: {
+ *     GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t",
+ *     GIT_COMMITTER_EMAIL: "t@t", GIT_COMMITTER_DATE: "2026-01-02T00:00:00Z",
+ *   } }).output();
+ * await git("init", "-q");
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * await git("add", "a.md");
+ * await git("-c", "commit.gpgsign=false", "commit", "-qm", "a");
+ * const first = new TextDecoder().decode((await git("rev-parse", "HEAD")).stdout).trim();
+ * await Deno.writeTextFile(`${root}/b.md`, "# B\n");
+ * await git("add", "b.md");
+ * await git("-c", "commit.gpgsign=false", "commit", "-qm", "b");
+ * const since = await historyPass(root, first);
+ * assert.deepEqual([...since.ages.keys()], ["b.md"]);
+ * assert.equal(since.parent, first);
+ * assert.equal((await historyPass(root)).ages.size, 2);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function historyPass(root: string, since?: string): Promise<HistoryPass> {
+  const rev = GIT_LOG_ARGS.indexOf("HEAD");
+  const args = since === undefined ? [...GIT_LOG_ARGS] : [
+    ...GIT_LOG_ARGS.slice(0, rev - 1),
+    "--format=%x00%ct %P",
+    `${since}..HEAD`,
+    ...GIT_LOG_ARGS.slice(rev + 1),
+  ];
+  const log = await runGit(root, args, { okCodes: [0, 128] });
+  const parsed = _parse(log.stdout);
+  const failed = log.code === 0
+    ? undefined
+    : log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
+  return since === undefined ? { ages: parsed.ages, failed } : { ...parsed, failed };
+}
+
+/** A file's text; "" when there is none; `undefined` when it cannot be read. */
+function _contents(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "" : undefined;
+  }
 }
 
 /**
@@ -165,15 +348,24 @@ export async function shallowBoundary(
  * ```
  */
 export function parseGitLog(stdout: Uint8Array): Map<string, number> {
+  return _parse(stdout).ages;
+}
+
+/** {@linkcode parseGitLog}, also giving the first parent of the last commit when the headers name parents (`%ct %P`). */
+function _parse(stdout: Uint8Array): { ages: Map<string, number>; parent: string | undefined } {
   const ages = new Map<string, number>();
   let time = NaN;
+  let parent: string | undefined;
   let expectTime = false;
   let first = false;
   for (const token of decodeNulTerminated(stdout)) {
     if (token === "") {
       expectTime = true;
     } else if (expectTime) {
-      time = /^[0-9]+$/.test(token) ? Number(token) : NaN;
+      // `<ct>`, or `<ct> <parents>` (none for a root commit).
+      const header = /^([0-9]+)(?: ([0-9a-f]*)[0-9a-f ]*)?$/.exec(token);
+      time = header === null ? NaN : Number(header[1]);
+      parent = header?.[2] || undefined;
       expectTime = false;
       first = true;
     } else if (!Number.isNaN(time)) {
@@ -183,5 +375,5 @@ export function parseGitLog(stdout: Uint8Array): Map<string, number> {
       if (path !== "" && !ages.has(path)) ages.set(path, time);
     }
   }
-  return ages;
+  return { ages, parent };
 }

@@ -1,24 +1,35 @@
 /**
- * {@linkcode readGitAges} on a thread of its own, for callers that keep their
- * own thread busy meanwhile (the scanner's reading loop).
+ * {@linkcode readGitAges} with its history passes on a thread of their own,
+ * for callers that keep their own thread busy meanwhile (the scanner's
+ * reading loop).
  *
  * @module
  */
 
 import { DochygieneError, type ExitCode } from "./dochygiene_error.ts";
-import { type GitAges, readGitAges } from "./read_git_ages.ts";
+import {
+  type GitAges,
+  type HistoryPass,
+  historyPass,
+  type KnownAges,
+  readGitAges,
+} from "./read_git_ages.ts";
 
-/** What the thread posts back. */
+/** What the thread posts back for the pass it was asked for by `id`. */
 type _Reply =
-  | { ages: GitAges }
-  | { error: { code?: string; name?: string; message: string; exitCode?: ExitCode } };
+  & { id: number }
+  & (
+    | { pass: HistoryPass }
+    | { error: { code?: string; name?: string; message: string; exitCode?: ExitCode } }
+  );
 
 /**
- * Reads the git ages of `root` like {@linkcode readGitAges}, on a Web Worker.
- * A process writing to a pipe stops when the pipe is full, and this thread
- * only drains it when its event loop runs: a thread that reads docs
- * synchronously would keep git waiting (or pay a timer turn, ~2 ms, every
- * few milliseconds). Where a worker cannot run, reads on this thread.
+ * Reads the git ages of `root` like {@linkcode readGitAges} (from `known`
+ * ages, when given), with each `git log` pass on a Web Worker. A process
+ * writing to a pipe stops when the pipe is full, and this thread only drains
+ * it when its event loop runs: a thread that reads docs synchronously would
+ * keep git waiting (or pay a timer turn, ~2 ms, every few milliseconds).
+ * Where a worker cannot run, passes run on this thread.
  *
  * @throws {DochygieneError} as {@linkcode readGitAges} does.
  *
@@ -40,34 +51,84 @@ type _Reply =
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function readGitAgesThreaded(root: string): Promise<GitAges> {
-  let worker: Worker;
+export async function readGitAgesThreaded(
+  root: string,
+  known?: Promise<KnownAges | undefined>,
+): Promise<GitAges> {
+  const thread = new _PassThread(root);
   try {
-    worker = new Worker(new URL("./read_git_ages_worker.ts", import.meta.url), {
-      type: "module",
-    });
-  } catch {
-    return readGitAges(root);
+    return await readGitAges(root, { known, pass: (since) => thread.pass(since) });
+  } finally {
+    thread.close();
   }
-  return new Promise<GitAges>((resolve, reject) => {
-    // A thread that cannot load or answer: read here instead.
-    const here = () => {
-      worker.terminate();
-      readGitAges(root).then(resolve, reject);
-    };
+}
+
+/**
+ * A worker running history passes, started on the first (no thread at all when ages are known
+ * and HEAD has not moved); they run on this thread where it cannot.
+ */
+class _PassThread {
+  #root: string;
+  #worker: Worker | undefined | null = null;
+  /** The passes asked for and not answered yet, by id. */
+  #waiting = new Map<
+    number,
+    { since?: string; resolve: (pass: HistoryPass) => void; reject: (err: Error) => void }
+  >();
+  #asked = 0;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  pass(since?: string): Promise<HistoryPass> {
+    if (this.#worker === null) this.#worker = this.#start();
+    const worker = this.#worker;
+    if (worker === undefined) return historyPass(this.#root, since);
+    return new Promise((resolve, reject) => {
+      const id = this.#asked++;
+      this.#waiting.set(id, { since, resolve, reject });
+      worker.postMessage({ id, root: this.#root, since });
+    });
+  }
+
+  close(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+
+  #start(): Worker | undefined {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./read_git_ages_worker.ts", import.meta.url), {
+        type: "module",
+      });
+    } catch {
+      return undefined;
+    }
     worker.onmessage = (event: MessageEvent<_Reply>) => {
-      worker.terminate();
       const reply = event.data;
-      if ("ages" in reply) resolve(reply.ages);
-      else reject(_rebuild(reply.error));
+      const asked = this.#waiting.get(reply.id);
+      this.#waiting.delete(reply.id);
+      if ("pass" in reply) asked?.resolve(reply.pass);
+      else asked?.reject(_rebuild(reply.error));
+    };
+    // A thread that cannot load or answer: its passes run here instead.
+    const here = () => {
+      this.close();
+      const waiting = [...this.#waiting.values()];
+      this.#waiting.clear();
+      for (const asked of waiting) {
+        historyPass(this.#root, asked.since).then(asked.resolve, asked.reject);
+      }
     };
     worker.onerror = (event) => {
       event.preventDefault();
       here();
     };
     worker.onmessageerror = here;
-    worker.postMessage(root);
-  });
+    return worker;
+  }
 }
 
 /** The thread's failure as this thread would have thrown it (`Deno.errors` kept by name). */

@@ -7,7 +7,7 @@
  */
 
 import { type CandidateListing, listCandidates } from "./list_candidates.ts";
-import type { GitAges } from "./read_git_ages.ts";
+import type { GitAges, KnownAges } from "./read_git_ages.ts";
 import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 
 /** The listing and the history pass of one repository, in flight or done. */
@@ -21,7 +21,8 @@ export interface GitFacts {
 /**
  * Starts both git reads of the repository at `root` (it must hold `.git`).
  * Both run concurrently in their own git processes; a rejection surfaces
- * where the promise is awaited.
+ * where the promise is awaited. The history pass starts from `known` ages
+ * when they are given (see `readGitAges`).
  *
  * @example
  * ```ts
@@ -37,10 +38,10 @@ export interface GitFacts {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function readGitFacts(root: string): GitFacts {
+export function readGitFacts(root: string, known?: Promise<KnownAges | undefined>): GitFacts {
   const facts = {
     listing: listCandidates(root, { git: true, excludedDirs: [] }),
-    ages: readGitAgesThreaded(root),
+    ages: readGitAgesThreaded(root, known),
   };
   // Awaited by the readers; never an unhandled rejection meanwhile.
   facts.listing.catch(() => {});

@@ -14,6 +14,7 @@ import type { BrokenLink, FragmentRef, MissingPath } from "./check_doc_links.ts"
 import { contentFingerprint } from "./content_fingerprint.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { PathIndexSource } from "./path_index.ts";
+import type { KnownAges } from "./read_git_ages.ts";
 import type { DocSummary } from "./summarize_doc.ts";
 import { VERSION } from "./version.ts";
 
@@ -157,9 +158,10 @@ export function encodeCacheEntry(
 /**
  * A scan cache as read from its file: the listing and disk answers it was
  * made under, and each doc's key; a doc's entry is parsed when it is asked
- * for. The file: a checksum line (the fingerprint of every byte after it), a
- * header line (JSON: the version, listing, disk answers and each doc's path
- * and key), then each doc's line, in the same order.
+ * for. It also keeps the git ages the scan had (see `KnownAges`). The file: a
+ * checksum line (the fingerprint of every byte after it), a header line
+ * (JSON: the version, listing, disk answers, git ages and each doc's path and
+ * key), then each doc's line, in the same order.
  *
  * @example
  * ```ts
@@ -185,6 +187,8 @@ export class ScanCache {
   readonly disk: DiskRecord;
   #text: string;
   #source: PathIndexSource | null | undefined;
+  #history: _History | null;
+  #ages: KnownAges | null | undefined;
   /** Path → its index in `#keys` and `#starts`. */
   #docs: Map<string, number>;
   #keys: string[];
@@ -203,6 +207,7 @@ export class ScanCache {
     this.#docs = docs;
     this.#keys = header.keys;
     this.#starts = starts;
+    this.#history = header.history;
   }
 
   /**
@@ -245,18 +250,29 @@ export class ScanCache {
   /**
    * The bytes of a cache made under `listing` (see {@linkcode cacheListing})
    * and `disk`: a checksum line, a header line, then each doc's line (from
-   * {@linkcode encodeCacheEntry}), given with the doc's path and key.
+   * {@linkcode encodeCacheEntry}), given with the doc's path and key; with
+   * the git ages `known` (listed paths stored by `indexOf`, as in the lines).
    */
   static format(
     listing: string,
     disk: DiskRecord,
     docs: readonly (readonly [path: string, key: string, line: string])[],
+    known?: { ages: KnownAges; indexOf: (path: string) => number },
   ): Uint8Array {
+    const history: _History | null = known === undefined ? null : {
+      head: known.ages.head,
+      history: known.ages.history,
+      ages: known.ages.ages.entries().map(([path, seconds]): [string | number, number] => {
+        const index = known.indexOf(path);
+        return [index >= 0 ? index : path, seconds];
+      }).toArray(),
+    };
     const header = JSON.stringify({
       dochygiene_scan_cache: _ENGINE,
       listing,
       // Sorted: the same facts make the same file.
       disk: disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
+      history,
       paths: docs.map(([path]) => path),
       keys: docs.map(([, key]) => key),
     });
@@ -313,6 +329,18 @@ export class ScanCache {
     return this.#source ?? undefined;
   }
 
+  /**
+   * The git ages the cache keeps (listed paths named by their index in the
+   * listing it was made under); `undefined` without them, or when one names
+   * no path.
+   */
+  ages(): KnownAges | undefined {
+    if (this.#ages === undefined) {
+      this.#ages = this.#history === null ? null : _knownAges(this.#history, this.source()?.paths);
+    }
+    return this.#ages ?? undefined;
+  }
+
   /** `path`'s line as stored (written again as it is when its doc is unchanged). */
   line(path: string): string | undefined {
     const i = this.#docs.get(path);
@@ -324,8 +352,16 @@ export class ScanCache {
 interface _Header {
   listing: string;
   disk: [string, DiskAnswer][];
+  history: _History | null;
   paths: string[];
   keys: string[];
+}
+
+/** The git ages a cache keeps: path (a listed one by its index) → commit time, in the header. */
+interface _History {
+  head: string;
+  history: string;
+  ages: [string | number, number][];
 }
 
 function _isHeader(value: unknown): value is _Header {
@@ -334,6 +370,7 @@ function _isHeader(value: unknown): value is _Header {
   const { listing, disk, paths, keys } = header;
   if (
     header.dochygiene_scan_cache !== _ENGINE || typeof listing !== "string" ||
+    !(header.history === null || _isHistory(header.history)) ||
     !Array.isArray(disk) || !Array.isArray(paths) || !Array.isArray(keys) ||
     paths.length !== keys.length
   ) {
@@ -349,6 +386,26 @@ function _isHeader(value: unknown): value is _Header {
   }
   for (let i = 0; i < paths.length; i++) {
     if (typeof paths[i] !== "string" || typeof keys[i] !== "string") return false;
+  }
+  return true;
+}
+
+function _isHistory(value: unknown): value is _History {
+  if (typeof value !== "object" || value === null) return false;
+  const { head, history, ages } = value as Record<string, unknown>;
+  if (
+    typeof head !== "string" || !/^[0-9a-f]{40,64}$/.test(head) || typeof history !== "string" ||
+    !Array.isArray(ages)
+  ) {
+    return false;
+  }
+  for (const pair of ages) {
+    if (
+      !Array.isArray(pair) || pair.length !== 2 ||
+      !(typeof pair[0] === "string" || _isCount(pair[0])) || !_isCount(pair[1])
+    ) {
+      return false;
+    }
   }
   return true;
 }
@@ -441,6 +498,18 @@ function _doc(row: unknown, probed: string, listed: readonly string[]): CachedDo
       return paths;
     },
   };
+}
+
+/** The ages kept, with listed paths named by their index in `listed`; `null` when one names no path. */
+function _knownAges(history: _History, listed: readonly string[] | undefined): KnownAges | null {
+  if (listed === undefined) return null;
+  const ages = new Map<string, number>();
+  for (const [ref, seconds] of history.ages) {
+    const path = _path(ref, listed);
+    if (path === undefined) return null;
+    ages.set(path, seconds);
+  }
+  return { head: history.head, history: history.history, ages };
 }
 
 /** Stored paths (see {@linkcode _path}); `undefined` when any is not one. */

@@ -13,7 +13,7 @@ import { type CandidateListing, listCandidates } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
-import type { GitAges } from "./read_git_ages.ts";
+import type { GitAges, KnownAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
 import {
@@ -109,9 +109,17 @@ export interface ScanOutcome {
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
   const { root, config } = options;
   const inGit = await pathExists(join(root, ".git"));
+  // Never with keepLinks (the cache keeps no links).
+  const cacheRead = options.cacheFile !== undefined && !options.keepLinks
+    ? _readCache(options.cacheFile)
+    : undefined;
   // `git ls-files` starts first (each thread below takes ~15 ms of this one to create), then
-  // git log in its own process, read on its own thread while this one lists and reads.
-  const facts = inGit ? options.gitFacts ?? readGitFacts(root) : undefined;
+  // git log in its own process, read on its own thread while this one lists and reads (no pass
+  // at all when the cache's ages are of this HEAD, and only over the commits since when HEAD
+  // moved on).
+  const facts = inGit
+    ? options.gitFacts ?? readGitFacts(root, cacheRead?.then((cache) => cache?.ages()))
+    : undefined;
   const listingPromise = facts?.listing ??
     listCandidates(root, { git: false, excludedDirs: config.excluded_dirs });
   listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
@@ -120,7 +128,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   // cores allow, are started once the docs are known to be many: most files may not be docs).
   const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    return await _scan(options, inGit, listingPromise, agesPromise, helpers);
+    return await _scan(options, inGit, listingPromise, agesPromise, cacheRead, helpers);
   } finally {
     for (const helper of helpers) helper.close();
   }
@@ -131,22 +139,21 @@ async function _scan(
   inGit: boolean,
   listingPromise: Promise<CandidateListing>,
   agesPromise: Promise<GitAges | undefined>,
+  cacheRead: Promise<ScanCache | undefined> | undefined,
   helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
   const { root, config } = options;
-  // Read while git lists (this thread waits for it anyway); never with keepLinks (it keeps none).
-  const caching = options.cacheFile !== undefined && !options.keepLinks;
+  const caching = cacheRead !== undefined;
+  // The cache is read while git lists (this thread waits for it anyway).
   const [ignored, listing, cache] = await Promise.all([
     loadIgnore(root),
     listingPromise,
-    caching
-      ? _readCache(options.cacheFile!).then((cache) => {
-        // While git still lists, the helper asks the disk the cache's questions again (most
-        // likely of use: the listing is most likely the cache's or close to it).
-        if (cache !== undefined) helpers[0]?.recheck(root, cache.disk);
-        return cache;
-      })
-      : undefined,
+    cacheRead?.then((cache) => {
+      // While git still lists, the helper asks the disk the cache's questions again (most
+      // likely of use: the listing is most likely the cache's or close to it).
+      if (cache !== undefined) helpers[0]?.recheck(root, cache.disk);
+      return cache;
+    }),
   ]);
   const warnings = [...listing.warnings];
   // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
@@ -219,6 +226,7 @@ async function _scan(
   for (const [target, count] of cachedInbound) {
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
+  const ages = await agesPromise;
   const cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
@@ -229,8 +237,10 @@ async function _scan(
     listing: listed,
     listed: source.paths,
     disk,
+    ages,
+    agesBefore: cache?.ages(),
   });
-  const git = _isoDatable(await agesPromise, warnings);
+  const git = _isoDatable(ages, warnings);
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
   for (const { path, tracked } of files) {
@@ -354,6 +364,10 @@ interface _NewCache {
   listed: readonly string[];
   /** The disk's answers to the link checks just made. */
   disk: DiskRecord;
+  /** The git ages read (kept when complete). */
+  ages: GitAges | undefined;
+  /** The ages the cache read kept. */
+  agesBefore: KnownAges | undefined;
 }
 
 /**
@@ -363,7 +377,12 @@ interface _NewCache {
  * `undefined` when it would be the cache as it was.
  */
 function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
-  const { cache } = c;
+  const { cache, ages } = c;
+  // Ages read complete are kept for the next scan, which starts from them (see `KnownAges`).
+  const known: KnownAges | undefined = ages?.head !== undefined && ages.history !== undefined
+    ? { head: ages.head, history: ages.history, ages: ages.ages }
+    : undefined;
+  const agesKept = known?.head === c.agesBefore?.head && known?.history === c.agesBefore?.history;
   let cached = 0;
   let fresh = 0;
   for (const path of c.paths) {
@@ -373,13 +392,14 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     else if (read.cacheEntry !== undefined) fresh++;
   }
   if (
-    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 && cached === cache.size
+    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
+    cached === cache.size && agesKept
   ) {
     return undefined;
   }
   return () => {
     const lines: [string, string, string][] = [];
-    const indexOf = c.relisted ? listingIndex(c.listed) : undefined;
+    const listedIndex = c.relisted ? listingIndex(c.listed) : undefined;
     for (const path of c.paths) {
       const read = c.reads.get(path);
       if (read?.kind !== "text") continue;
@@ -388,9 +408,9 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
         const probed = doc.probed();
         // Not written again: its probed paths (needed to keep what its facts rest on) are lost.
         if (probed === undefined) continue;
-        const line = indexOf === undefined
+        const line = listedIndex === undefined
           ? cache!.line(path)!
-          : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, indexOf);
+          : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, listedIndex);
         lines.push([path, cache!.key(path)!, line]);
       } else if (read.cacheEntry !== undefined) {
         lines.push([path, cacheKey(read)!, read.cacheEntry]);
@@ -405,7 +425,8 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
       if (c.changed !== undefined) answers.add(c.changed.about(probed));
     }
     answers.merge(c.disk);
-    return ScanCache.format(c.listing, answers, lines);
+    const indexOf = listedIndex ?? listingIndex(c.listed);
+    return ScanCache.format(c.listing, answers, lines, known && { ages: known, indexOf });
   };
 }
 

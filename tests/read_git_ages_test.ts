@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "./_helpers.ts";
-import { parseGitLog, readGitAges } from "../lib/read_git_ages.ts";
+import {
+  type GitAges,
+  historyPass,
+  type KnownAges,
+  parseGitLog,
+  readGitAges,
+} from "../lib/read_git_ages.ts";
 
 const env = (date: string) => ({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
 
@@ -138,6 +144,131 @@ Deno.test("a missing HEAD commit is not taken for a repository without commits: 
   assert.equal(facts.head, head);
   assert.equal(facts.ages.size, 0);
   assert.match(facts.warnings.join("\n"), /could not be read completely \(fatal: bad object/);
+});
+
+/** What a reading gave, as the next one may start from it. */
+function knownFrom(facts: GitAges): KnownAges {
+  assert.ok(facts.head !== undefined && facts.history !== undefined, "ages not complete");
+  return { head: facts.head, history: facts.history, ages: facts.ages };
+}
+
+/** readGitAges from `known`, with the passes it made (`since` each, "HEAD" for a full one). */
+async function readFrom(root: string, known: KnownAges): Promise<[GitAges, string[]]> {
+  const passes: string[] = [];
+  const facts = await readGitAges(root, {
+    known,
+    pass: (since) => {
+      passes.push(since ?? "HEAD");
+      return historyPass(root, since);
+    },
+  });
+  return [facts, passes];
+}
+
+/** The ages a reading from nothing gives now, which a reading from known ages must equal. */
+async function assertAsFresh(root: string, facts: GitAges): Promise<void> {
+  const fresh = await readGitAges(root);
+  assert.deepEqual(new Map([...facts.ages].sort()), new Map([...fresh.ages].sort()));
+  assert.deepEqual({ ...facts, ages: undefined }, { ...fresh, ages: undefined });
+  for (const path of await everyPath(root)) {
+    assert.equal(facts.ages.get(path), await truth(root, path), path);
+  }
+}
+
+Deno.test("known ages of the same HEAD are taken as they are, without a pass", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "1", "b.md": "1" }, "2024-01-01T00:00:00Z");
+  const known = knownFrom(await readGitAges(repo.path));
+  const [facts, passes] = await readFrom(repo.path, known);
+  assert.deepEqual(passes, []);
+  await assertAsFresh(repo.path, facts);
+});
+
+Deno.test("when HEAD moved on, only the commits since are read, merges and backdated ones included", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, { "a.md": "1", "b.md": "1", "c.md": "1" }, "2024-01-01T00:00:00Z");
+  const known = knownFrom(await readGitAges(root));
+  await git(root, ["checkout", "-q", "-b", "feat"]);
+  await commitFiles(root, { "b.md": "2", "f.md": "f" }, "2024-03-01T00:00:00Z");
+  await git(root, ["checkout", "-q", "main"]);
+  await commitFiles(root, { "a.md": "2" }, "2024-02-01T00:00:00Z");
+  await git(root, ["merge", "-q", "--no-ff", "feat", "-m", "m"], env("2024-04-01T00:00:00Z"));
+  await commitFiles(root, { "c.md": "backdated" }, "2023-01-01T00:00:00Z");
+  await git(root, ["rm", "-q", "a.md"]);
+  await git(root, ["commit", "-qm", "delete"], env("2024-05-01T00:00:00Z"));
+  const [facts, passes] = await readFrom(root, known);
+  assert.deepEqual(passes, [known.head]);
+  await assertAsFresh(root, facts);
+});
+
+Deno.test("a rewritten, rewound or merged-over history is read whole again, never added to", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, { "a.md": "1" }, "2024-01-01T00:00:00Z");
+  await commitFiles(root, { "b.md": "1" }, "2024-02-01T00:00:00Z");
+  const cases: [string, () => Promise<unknown>][] = [
+    // The known HEAD becomes a second parent: reachable, but not on the first-parent line.
+    ["merged over", async () => {
+      const known = (await git(root, ["rev-parse", "HEAD"])).trim();
+      await git(root, ["checkout", "-q", "-b", "other", "HEAD~1"]);
+      await commitFiles(root, { "o.md": "1" }, "2024-03-01T00:00:00Z");
+      await git(root, ["merge", "-q", "--no-ff", known, "-m", "m"], env("2024-07-01T00:00:00Z"));
+    }],
+    ["amend", () => git(root, ["commit", "-q", "--amend", "-m", "x"], env("2024-06-01T00:00:00Z"))],
+    ["rewind", () => git(root, ["reset", "-q", "--hard", "HEAD~1"])],
+  ];
+  for (const [name, change] of cases) {
+    const known = knownFrom(await readGitAges(root));
+    await change();
+    const [facts, passes] = await readFrom(root, known);
+    assert.equal(passes.at(-1), "HEAD", name);
+    await assertAsFresh(root, facts);
+  }
+});
+
+Deno.test("known ages of a HEAD git no longer has are not trusted: the history is read whole", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "1" }, "2024-01-01T00:00:00Z");
+  const facts = await readGitAges(repo.path);
+  const known = { ...knownFrom(facts), head: "0".repeat(40), ages: new Map([["a.md", 1]]) };
+  const [again, passes] = await readFrom(repo.path, known);
+  assert.deepEqual(passes, [known.head, "HEAD"]);
+  await assertAsFresh(repo.path, again);
+});
+
+Deno.test("a deepened shallow clone or a replace ref changes the history under the same HEAD: read whole", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "1", "b.md": "1" }, "2024-01-01T00:00:00Z");
+  await commitFiles(repo.path, { "a.md": "2" }, "2024-02-01T00:00:00Z");
+  await commitFiles(repo.path, { "c.md": "1" }, "2024-03-01T00:00:00Z");
+  await using clone = await tempRepo();
+  await Deno.remove(clone.path, { recursive: true });
+  await git("/", ["clone", "-q", "--depth", "1", `file://${repo.path}`, clone.path]);
+  const shallow = knownFrom(await readGitAges(clone.path));
+  await git(clone.path, ["fetch", "-q", "--deepen", "1"]);
+  const [deeper, passes] = await readFrom(clone.path, shallow);
+  assert.deepEqual(passes, ["HEAD"]);
+  // The boundary moved: b.md and a.md are no longer dated by the cut commit.
+  assert.notDeepEqual(deeper.ages, shallow.ages);
+  await assertAsFresh(clone.path, deeper);
+  const known = knownFrom(await readGitAges(repo.path));
+  await git(repo.path, ["replace", "--graft", "HEAD"]);
+  const [grafted, graftPasses] = await readFrom(repo.path, known);
+  assert.deepEqual(graftPasses, ["HEAD"]);
+  assert.equal(grafted.ages.get("a.md"), Date.parse("2024-03-01T00:00:00Z") / 1000);
+  await assertAsFresh(repo.path, grafted);
+});
+
+Deno.test("ages read in part are not offered as known: the next reading reads them whole", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "old.md": "1" }, "2024-01-01T00:00:00Z");
+  await commitFiles(repo.path, { "new.md": "1" }, "2024-03-01T00:00:00Z");
+  const tree = (await git(repo.path, ["rev-parse", "HEAD~1^{tree}"])).trim();
+  await Deno.remove(`${repo.path}/.git/objects/${tree.slice(0, 2)}/${tree.slice(2)}`);
+  const facts = await readGitAges(repo.path);
+  assert.equal(facts.warnings.length, 1);
+  assert.equal(facts.history, undefined);
 });
 
 Deno.test("parseGitLog keeps the first (newest) time per path and skips empty commits", () => {

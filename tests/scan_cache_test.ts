@@ -183,6 +183,10 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
     headed((h) => h.listing = "x\0\0\0\0\0\0y"),
     headed((h) => h.keys = []),
     headed((h) => h.disk = [["q", "exists"]]),
+    headed((h) => delete h.history),
+    headed((h) => h.history = { head: "HEAD", history: "", ages: [] }),
+    headed((h) => (h.history as { ages: unknown[] }).ages.push([0, -1])), // a negative time
+    headed((h) => (h.history as { ages: unknown[] }).ages.push([99, 1])), // a path past the listing
     `${JSON.stringify({ dochygiene_scan_cache: JSON.parse(header).dochygiene_scan_cache })}\n`,
   ];
   const cases = [
@@ -297,6 +301,11 @@ for (const seed of [20261130, 3]) {
     await commitFiles(repo.path, files, DAY);
     await assertCachedScanExact(repo.path, "first");
     const doc = () => `docs/d${Math.floor(random() * (DOCS + 3))}.md`;
+    // Commits dated apart (and out of order), so that every age tells which commit it is of.
+    const dated = () => {
+      const date = new Date(Date.parse(DAY) + Math.floor(random() * 60) * 86_400_000).toISOString();
+      return { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+    };
     const steps: [string, () => Promise<unknown>][] = [
       ["edit", () => writeFiles(repo.path, { [doc()]: randomDoc(random, DOCS) })],
       ["remove", () => Deno.remove(join(repo.path, doc())).catch(() => {})],
@@ -339,8 +348,23 @@ for (const seed of [20261130, 3]) {
         "commit",
         () =>
           git(repo.path, ["add", "-A"]).then(() =>
-            git(repo.path, ["commit", "-qm", "s", "--allow-empty"])
+            git(repo.path, ["commit", "-qm", "s", "--allow-empty"], dated())
           ),
+      ],
+      // History the cached ages must follow: moved on, rewritten, rewound, merged.
+      ["amend", () => git(repo.path, ["commit", "-qam", "a", "--amend", "--allow-empty"], dated())],
+      ["rewind", () => git(repo.path, ["reset", "-q", "--soft", "HEAD~1"])],
+      [
+        "merge",
+        async () => {
+          await git(repo.path, ["switch", "-qc", "side"]);
+          await writeFiles(repo.path, { [doc()]: randomDoc(random, DOCS) });
+          await git(repo.path, ["add", "-A"]);
+          await git(repo.path, ["commit", "-qm", "side", "--allow-empty"], dated());
+          await git(repo.path, ["switch", "-q", "-"]);
+          await git(repo.path, ["merge", "-q", "--no-ff", "side", "-m", "m"], dated());
+          await git(repo.path, ["branch", "-qD", "side"]);
+        },
       ],
       ["none", () => Promise.resolve()],
     ];
