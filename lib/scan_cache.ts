@@ -22,11 +22,12 @@ import { VERSION } from "./version.ts";
 export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
 
 /**
- * What made the cached facts, besides the docs, the listing and the disk:
- * bump the format whenever the analysis or the link check changes what it
- * finds, so that no cache made by the old code is trusted.
+ * What made the cached facts, besides the docs, the listing and the disk, and
+ * how they are written: bump it whenever the analysis or the link check
+ * changes what it finds, or the file's format changes, so that no cache made
+ * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 2`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 2, format 3`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -95,9 +96,10 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
 
 /**
  * One doc's line of the cache: its line count (a fact of its bytes, so that
- * an unchanged doc is not even decoded), summary and link targets, as JSON; a
- * listed path it names is stored as its index in the listing (`indexOf`),
- * which the cache is only used under.
+ * an unchanged doc is not even decoded), summary and link targets, as one flat
+ * JSON array, then a tab and the paths its link check probed; a listed path
+ * it names is stored as its index in the listing (`indexOf`), which the cache
+ * is only used under.
  *
  * @example
  * ```ts
@@ -122,7 +124,9 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * const cache = ScanCache.parse(bytes);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
  * const doc = cache?.doc("a.md", source.paths);
- * assert.deepEqual([doc?.lines, doc?.summary, doc?.targets], [3, summary, ["b.md", "docs"]]);
+ * const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = doc!.summary;
+ * assert.deepEqual({ hygiene, appendOnly, status, checkboxes, anchors, linkFacts }, summary);
+ * assert.deepEqual([doc?.lines, doc?.targets], [3, ["b.md", "docs"]]);
  * assert.deepEqual(doc?.probed(), ["c.md"]);
  * ```
  */
@@ -138,21 +142,27 @@ export function encodeCacheEntry(
     const index = indexOf(path);
     return index >= 0 ? index : path;
   };
-  return `${
-    JSON.stringify([
-      lines,
-      hygiene ?? null,
-      appendOnly,
-      status ?? null,
-      checkboxes === undefined ? null : [checkboxes.done, checkboxes.open],
-      [...anchors],
-      linkFacts.broken.map((b) => [b.line, b.target, b.hint]),
-      linkFacts.fragments.map((f) => [f.line, f.target, ref(f.path), f.fragment]),
-      linkFacts.missing.map((m) => [m.line, m.path]),
-      targets.map(ref),
-      // After a tab (JSON holds none): parsed only when asked for.
-    ])
-  }\t${JSON.stringify(probed.map(ref))}`;
+  // One flat array (see `_Row`): parsing it makes one object, not one per fact.
+  const row: unknown[] = [
+    lines,
+    hygiene ?? null,
+    appendOnly,
+    status ?? null,
+    checkboxes?.done ?? -1,
+    checkboxes?.open ?? -1,
+    anchors.size,
+    ...anchors,
+    linkFacts.broken.length,
+  ];
+  for (const b of linkFacts.broken) row.push(b.line, b.target, b.hint);
+  row.push(linkFacts.fragments.length);
+  for (const f of linkFacts.fragments) row.push(f.line, f.target, ref(f.path), f.fragment);
+  row.push(linkFacts.missing.length);
+  for (const m of linkFacts.missing) row.push(m.line, m.path);
+  row.push(targets.length);
+  for (const target of targets) row.push(ref(target));
+  // After a tab (JSON holds none): parsed only when asked for.
+  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}`;
 }
 
 /**
@@ -304,15 +314,17 @@ export class ScanCache {
    */
   doc(path: string, listed: readonly string[]): CachedDoc | undefined {
     const line = this.line(path);
-    if (line === undefined) return undefined;
-    const tab = line.indexOf("\t");
+    const tab = line?.indexOf("\t") ?? -1;
+    if (tab < 0) return undefined;
     let row: unknown;
     try {
-      row = JSON.parse(line.slice(0, tab));
+      row = JSON.parse(line!.slice(0, tab));
     } catch {
       return undefined;
     }
-    return tab < 0 ? undefined : _doc(row, line.slice(tab + 1), listed);
+    return _isRow(row, listed.length)
+      ? new _CachedEntry(row, line!.slice(tab + 1), listed)
+      : undefined;
   }
 
   /**
@@ -431,73 +443,173 @@ export interface CachedDoc {
   probed(): string[] | undefined;
 }
 
-/** A parsed line, checked as it is read; `undefined` when anything is off. */
-function _doc(row: unknown, probed: string, listed: readonly string[]): CachedDoc | undefined {
-  if (!Array.isArray(row) || row.length !== 10) return undefined;
-  const [lines, hygiene, appendOnly, status, checkboxes, anchors, broken, fragments, missing] = row;
-  const targets = _paths(row[9], listed);
-  // The probed paths, parsed on first need (`null` until then).
-  let paths: string[] | undefined | null = null;
+/**
+ * A doc's line as parsed: one flat array, checked whole by {@linkcode _isRow}:
+ * `lines, hygiene, appendOnly, status, done, open` (-1 each without checkboxes),
+ * then each list as its length and its items' fields in turn: anchors (1),
+ * broken links (line, target, hint), fragments (line, target, path, fragment),
+ * missing paths (line, path), targets (path); a listed path by its index.
+ */
+type _Row = readonly unknown[];
+
+/** Where a row's anchors start (after their count). */
+const _ANCHORS = 7;
+
+/**
+ * A doc's cached facts, made from its row when asked for: a scan holds
+ * 20,000 of these, most of which are only written out again, so each is one
+ * object and its row until then.
+ */
+class _CachedEntry implements CachedDoc, DocSummary {
+  readonly lines: number;
+  readonly appendOnly: boolean;
+  #row: _Row;
+  #probed: string;
+  #listed: readonly string[];
+  #anchors: Set<string> | undefined;
+  #linkFacts: DocSummary["linkFacts"] | undefined;
+  /** The probed paths, parsed on first need (`null` until then). */
+  #paths: string[] | undefined | null = null;
+
+  constructor(row: _Row, probed: string, listed: readonly string[]) {
+    this.#row = row;
+    this.#probed = probed;
+    this.#listed = listed;
+    this.lines = row[0] as number;
+    this.appendOnly = row[2] as boolean;
+  }
+
+  get summary(): DocSummary {
+    return this;
+  }
+
+  get hygiene(): DocSummary["hygiene"] {
+    return (this.#row[1] ?? undefined) as DocSummary["hygiene"];
+  }
+
+  get status(): string | undefined {
+    return (this.#row[3] ?? undefined) as string | undefined;
+  }
+
+  get checkboxes(): DocSummary["checkboxes"] {
+    const done = this.#row[4] as number;
+    return done < 0 ? undefined : { done, open: this.#row[5] as number };
+  }
+
+  get anchors(): Set<string> {
+    return this.#anchors ??= new Set(
+      this.#row.slice(_ANCHORS, _ANCHORS + (this.#row[_ANCHORS - 1] as number)) as string[],
+    );
+  }
+
+  get linkFacts(): DocSummary["linkFacts"] {
+    if (this.#linkFacts !== undefined) return this.#linkFacts;
+    const row = this.#row;
+    let i = _ANCHORS + (row[_ANCHORS - 1] as number);
+    const broken: BrokenLink[] = [];
+    for (let n = row[i++] as number; n > 0; n--, i += 3) {
+      broken.push({
+        kind: "broken_link",
+        line: row[i] as number,
+        target: row[i + 1] as string,
+        hint: row[i + 2] as BrokenLink["hint"],
+      });
+    }
+    const fragments: FragmentRef[] = [];
+    for (let n = row[i++] as number; n > 0; n--, i += 4) {
+      fragments.push({
+        line: row[i] as number,
+        target: row[i + 1] as string,
+        path: _path(row[i + 2], this.#listed)!,
+        fragment: row[i + 3] as string,
+      });
+    }
+    const missing: MissingPath[] = [];
+    for (let n = row[i++] as number; n > 0; n--, i += 2) {
+      missing.push({ kind: "missing_path", line: row[i] as number, path: row[i + 1] as string });
+    }
+    return this.#linkFacts = { broken, fragments, missing };
+  }
+
+  /** Made anew each time: only counting (once) and rare rewrites ask. */
+  get targets(): string[] {
+    const row = this.#row;
+    const at = row.length - (row[_targetsAt(row)] as number);
+    const targets: string[] = [];
+    for (let i = at; i < row.length; i++) targets.push(_path(row[i], this.#listed)!);
+    return targets;
+  }
+
+  probed(): string[] | undefined {
+    if (this.#paths === null) {
+      try {
+        this.#paths = _paths(JSON.parse(this.#probed), this.#listed);
+      } catch {
+        this.#paths = undefined;
+      }
+    }
+    return this.#paths;
+  }
+}
+
+/** Where a row's target count stands (its lists walked by their counts). */
+function _targetsAt(row: _Row): number {
+  let i = _ANCHORS + (row[_ANCHORS - 1] as number);
+  i += 1 + 3 * (row[i] as number);
+  i += 1 + 4 * (row[i] as number);
+  i += 1 + 2 * (row[i] as number);
+  return i;
+}
+
+/**
+ * Whether `row` is a doc's row (see {@linkcode _Row}) whose every field is
+ * of its kind, naming listed paths by an index below `listed`, and nothing
+ * more.
+ */
+function _isRow(row: unknown, listed: number): row is _Row {
+  if (!Array.isArray(row) || row.length < _ANCHORS) return false;
+  const [lines, hygiene, appendOnly, status, done, open] = row;
   if (
     !_isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
     typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
-    !(checkboxes === null ||
-      Array.isArray(checkboxes) && checkboxes.length === 2 &&
-        _isCount(checkboxes[0]) && _isCount(checkboxes[1])) ||
-    !Array.isArray(anchors) || !Array.isArray(broken) || !Array.isArray(fragments) ||
-    !Array.isArray(missing) || targets === undefined
+    !(done === -1 && open === -1 || _isCount(done) && _isCount(open))
   ) {
-    return undefined;
+    return false;
   }
-  for (const anchor of anchors) if (typeof anchor !== "string") return undefined;
-  const brokenLinks: BrokenLink[] = [];
-  for (const b of broken) {
-    if (
-      !Array.isArray(b) || b.length !== 3 || !_isLine(b[0]) ||
-      typeof b[1] !== "string" || !(b[2] === null || b[2] === "case" || b[2] === "extension")
-    ) {
-      return undefined;
+  let i = _ANCHORS - 1;
+  for (const fields of _LISTS) {
+    const n = row[i++];
+    if (!_isCount(n) || i + n * fields.length > row.length) return false;
+    for (let k = 0; k < n; k++) {
+      for (const field of fields) if (!_isField(field, row[i++], listed)) return false;
     }
-    brokenLinks.push({ kind: "broken_link", line: b[0], target: b[1], hint: b[2] });
   }
-  const fragmentRefs: FragmentRef[] = [];
-  for (const f of fragments) {
-    const path = Array.isArray(f) && f.length === 4 ? _path(f[2], listed) : undefined;
-    if (path === undefined || !_isLine(f[0]) || typeof f[1] !== "string") {
-      return undefined;
-    }
-    if (typeof f[3] !== "string") return undefined;
-    fragmentRefs.push({ line: f[0], target: f[1], path, fragment: f[3] });
+  return i === row.length;
+}
+
+/** A row's lists in turn, as the kinds of their items' fields. */
+const _LISTS: readonly (readonly _Field[])[] = [
+  ["string"], // anchors
+  ["line", "string", "hint"], // broken links
+  ["line", "string", "ref", "string"], // fragments
+  ["line", "string"], // missing paths
+  ["ref"], // targets
+];
+
+type _Field = "string" | "line" | "hint" | "ref";
+
+function _isField(field: _Field, value: unknown, listed: number): boolean {
+  switch (field) {
+    case "string":
+      return typeof value === "string";
+    case "line":
+      return _isLine(value);
+    case "hint":
+      return value === null || value === "case" || value === "extension";
+    case "ref":
+      return typeof value === "string" || _isCount(value) && value < listed;
   }
-  const missingPaths: MissingPath[] = [];
-  for (const m of missing) {
-    if (!Array.isArray(m) || m.length !== 2 || !_isLine(m[0])) return undefined;
-    if (typeof m[1] !== "string") return undefined;
-    missingPaths.push({ kind: "missing_path", line: m[0], path: m[1] });
-  }
-  return {
-    lines,
-    summary: {
-      hygiene: hygiene ?? undefined,
-      appendOnly,
-      status: status ?? undefined,
-      checkboxes: checkboxes === null ? undefined : { done: checkboxes[0], open: checkboxes[1] },
-      anchors: new Set(anchors),
-      linkFacts: { broken: brokenLinks, fragments: fragmentRefs, missing: missingPaths },
-    },
-    targets,
-    probed: () => {
-      if (paths === null) {
-        try {
-          paths = _paths(JSON.parse(probed), listed);
-        } catch {
-          paths = undefined;
-        }
-      }
-      return paths;
-    },
-  };
 }
 
 /** The ages kept, with listed paths named by their index in `listed`; `null` when one names no path. */

@@ -172,11 +172,15 @@ Deno.test("a cache that is not well formed never fails the scan nor gives a wron
   const signed = [
     `${header}\n${rows[0].slice(0, 20)}\n`,
     `${header}\n${rows[0].slice(0, 20)}\n${rows[1]}\n`,
-    row(0, (r) => r[5] = 42), // anchors
+    // a.md's row: [3, null, false, "draft", -1, -1, 0, 0, 0, 0, 1, <b.md's index>]
+    row(0, (r) => r[6] = 42), // more anchors than the row holds
     row(0, (r) => r[0] = -1), // lines
     row(0, (r) => r[0] = 1.5),
-    row(0, (r) => r[6] = [[0, "b.md", null]]), // a broken link on line 0
-    row(0, (r) => r[9] = [99]), // a target past the listing
+    row(0, (r) => r[4] = 2), // checkboxes done without open
+    row(0, (r) => r.splice(7, 1, 1, 0, "b.md", null)), // a broken link on line 0
+    row(0, (r) => r.splice(7, 1, 1, 2, "b.md", "near")), // a hint of no kind
+    row(0, (r) => r[r.length - 1] = 99), // a target past the listing
+    row(0, (r) => r[r.length - 2] = 0), // no targets, and a field left over
     [header, rows[0].replace(/\t.*/, "\t[{"), ...rows.slice(1)].join("\n"), // probed paths
     headed((h) => h.dochygiene_scan_cache = "dochygiene 0.0.0"),
     headed((h) => h.listing = "x"), // a listing not of three lists
