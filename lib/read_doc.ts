@@ -165,18 +165,7 @@ function _toRead(
   if (expect !== undefined && lines === undefined) {
     fingerprint = contentFingerprint(head);
     // The bytes the cache has the facts of (a text doc's, then): nothing more to do here.
-    if (cacheKey({ bytes, fingerprint }) === expect) {
-      return {
-        kind: "text",
-        text: "",
-        bytes,
-        lines: 0,
-        truncated: false,
-        fingerprint,
-        mtimeMs,
-        cached: true,
-      };
-    }
+    if (cacheKey({ bytes, fingerprint }) === expect) return _cached(bytes, fingerprint, mtimeMs);
   }
   if (head.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) {
     return { kind: "binary", bytes, lines: lines ?? _countLines(head), mtimeMs };
@@ -199,6 +188,48 @@ function _toRead(
 }
 
 /** Like {@linkcode _countLines}, in text decoded from the whole file. */
+/**
+ * What {@linkcode readDocSync} gives for a doc read without an `lstat` whose
+ * bytes have the scan cache key `key` (see `cacheKey`), as it `expect`ed:
+ * marked `cached`, neither decoded nor counted. `undefined` when `key` is not
+ * a cache key.
+ *
+ * @example
+ * ```ts
+ * import { cachedRead, readDocSync } from "./read_doc.ts";
+ * import { cacheKey } from "./scan_cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * const read = readDocSync(root, "a.md", { regularFile: true });
+ * assert.ok(typeof read === "object" && read.kind === "text");
+ * const key = cacheKey(read)!;
+ * assert.deepEqual(cachedRead(key), readDocSync(root, "a.md", { regularFile: true, expect: key }));
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export function cachedRead(key: string): FileRead | undefined {
+  const slash = key.indexOf("/");
+  const bytes = slash > 0 ? Number(key.slice(0, slash)) : NaN;
+  return Number.isSafeInteger(bytes) && bytes >= 0
+    ? _cached(bytes, key.slice(slash + 1), NaN)
+    : undefined;
+}
+
+function _cached(bytes: number, fingerprint: string, mtimeMs: number): FileRead {
+  return {
+    kind: "text",
+    text: "",
+    bytes,
+    lines: 0,
+    truncated: false,
+    fingerprint,
+    mtimeMs,
+    cached: true,
+  };
+}
+
 function _countTextLines(text: string): number {
   let count = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;

@@ -11,6 +11,7 @@
  */
 
 import {
+  CACHED_AS_EXPECTED,
   type HelperJob,
   type HelperMessage,
   readAnalysedBatch,
@@ -43,7 +44,14 @@ scope.onmessage = async (event) => {
       const end = Math.min(start + batch, paths.length);
       const results: (FileRead | string)[] = [];
       await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, start);
-      scope.postMessage({ start, results });
+      scope.postMessage({
+        start,
+        results: results.map((r) =>
+          typeof r === "object" && r.kind === "text" && r.cached && Number.isNaN(r.mtimeMs)
+            ? CACHED_AS_EXPECTED
+            : r
+        ),
+      });
       start = Atomics.add(counter, 0, batch);
     }
     scope.postMessage({
