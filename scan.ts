@@ -94,23 +94,26 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     progress.end();
   }
   const { artifact, warnings, cacheBytes } = outcome;
-  // Serialised once, for scan.json and stdout alike (one line per doc).
-  const jsonText = write || ctx.format === "json" ? formatScanJson(artifact) : undefined;
+  const dir = write ? await ensureStateDir(ctx.root) : undefined;
+  // The cache first: its bytes are let go before the artifact's are made (a lower peak).
+  if (dir !== undefined && cacheBytes !== undefined) {
+    // Only a speed-up: a cache that cannot be written leaves the next scan cold, no worse.
+    await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheBytes()).catch((err) =>
+      warnings.push(
+        `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
+          err instanceof Error ? err.message.split("\n")[0] : String(err)
+        }); the next scan analyses every doc again`,
+      )
+    );
+  }
+  // Serialised and encoded once, for scan.json and stdout alike (one line per doc).
+  const jsonText = write || ctx.format === "json"
+    ? new TextEncoder().encode(formatScanJson(artifact))
+    : undefined;
   let written: string | undefined;
-  if (write) {
-    const dir = await ensureStateDir(ctx.root);
+  if (dir !== undefined) {
     await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
-    if (cacheBytes !== undefined) {
-      // Only a speed-up: a cache that cannot be written leaves the next scan cold, no worse.
-      await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheBytes()).catch((err) =>
-        warnings.push(
-          `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
-            err instanceof Error ? err.message.split("\n")[0] : String(err)
-          }); the next scan analyses every doc again`,
-        )
-      );
-    }
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
     for (const target of [SCAN_FILE_NAME, SCAN_CACHE_FILE_NAME]) {

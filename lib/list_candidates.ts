@@ -36,6 +36,14 @@ export interface ListedFile {
    * `served_when_path`); prune keeps it in its unit, whose deletion it is.
    */
   absent?: true;
+  /**
+   * The id of the blob git's index holds for the file, set only when git
+   * vouches that the file on disk has those bytes: a regular file at stage 0,
+   * not hidden, that git does not find deleted or modified (git compares
+   * the file's `lstat` with the index's record of it, and its content when
+   * they differ or are too recent to tell).
+   */
+  oid?: string;
 }
 
 /** What {@linkcode listCandidates} found. */
@@ -101,6 +109,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
     "-v",
     "--cached",
     "--deleted",
+    "--modified",
     "--others",
     "--exclude-standard",
   ]);
@@ -125,13 +134,14 @@ async function _listGit(root: string): Promise<CandidateListing> {
 }
 
 /**
- * Parses the output of `git ls-files -z -s -v --cached --deleted --others`:
- * records `? <path>` (untracked) and `<tag> <mode> <sha> <stage>\t<path>`
- * (tracked). Unmerged paths (one record per stage) are listed once; a path
- * with an `R` record (git found no file there) is `absent`; an
- * untracked directory entry (`dir/`, a nested repository) is opaque; a tag
- * `S` or in lower case (skip-worktree, assume-unchanged) marks the file
- * `hidden`.
+ * Parses the output of `git ls-files -z -s -v --cached --deleted --modified
+ * --others`: records `? <path>` (untracked) and `<tag> <mode> <sha>
+ * <stage>\t<path>` (tracked). Unmerged paths (one record per stage) are
+ * listed once; a path with an `R` record (git found no file there) is
+ * `absent`; an untracked directory entry (`dir/`, a nested repository) is
+ * opaque; a tag `S` or in lower case (skip-worktree, assume-unchanged) marks
+ * the file `hidden`; a regular file's blob id is kept (`oid`) unless it is
+ * unmerged, hidden, or has an `R` or `C` (modified) record.
  *
  * @example
  * ```ts
@@ -146,7 +156,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
  * );
  * const { files, opaque } = parseLsFiles(out);
  * assert.deepEqual(files, [
- *   { path: "a.md", tracked: true, type: "file" },
+ *   { path: "a.md", tracked: true, type: "file", oid: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" },
  *   { path: "gone.md", tracked: true, type: "file", absent: true },
  *   { path: "new.md", tracked: false, type: "file" },
  *   { path: "sub", tracked: true, type: "gitlink" },
@@ -157,7 +167,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
 export function parseLsFiles(stdout: Uint8Array): CandidateListing {
   const byPath = new Map<string, ListedFile>();
   const opaque: string[] = [];
-  const deleted = new Set<string>();
+  const changed = new Set<string>();
   const records = decodeNulTerminated(stdout);
   // git ends every record with NUL; a last unterminated one is taken as it is.
   const tail = stdout.lastIndexOf(0) + 1;
@@ -177,17 +187,25 @@ export function parseLsFiles(stdout: Uint8Array): CandidateListing {
     const type = mode === "160000" ? "gitlink" : mode === "120000" ? "symlink" : "file";
     if (type === "gitlink") opaque.push(path);
     const tag = record[0];
-    if (tag === "R" || tag === "r") {
-      deleted.add(path);
+    if (tag === "R" || tag === "r" || tag === "C" || tag === "c") {
+      changed.add(tag === "R" || tag === "r" ? path : `${path}\0`);
       continue;
     }
     const file: ListedFile = { path, tracked: true, type };
     if (tag === "S" || (tag >= "a" && tag <= "z")) file.hidden = true;
+    else if (tag === "H" && type === "file" && record[tab - 1] === "0") {
+      file.oid = record.slice(9, tab - 2);
+    }
+    // An unmerged path's later stages leave it without a blob id of its own.
+    if (byPath.get(path)?.tracked) delete file.oid;
     byPath.set(path, file);
   }
-  for (const path of deleted) {
-    const file = byPath.get(path);
-    if (file?.tracked) file.absent = true;
+  // Deleted (`R`) or modified (`C`, kept with a NUL no path holds): no bytes git vouches for.
+  for (const key of changed) {
+    const file = byPath.get(key.endsWith("\0") ? key.slice(0, -1) : key);
+    if (!file?.tracked) continue;
+    delete file.oid;
+    if (!key.endsWith("\0")) file.absent = true;
   }
   const files = [...byPath.values()].sort((a, b) => byCodePoint(a.path, b.path));
   return { files, opaque: opaque.sort(byCodePoint), warnings: [] };

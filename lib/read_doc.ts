@@ -8,6 +8,7 @@
  */
 
 import { contentFingerprint } from "./content_fingerprint.ts";
+import { isGitBlob } from "./is_git_blob.ts";
 import { hasUndecodableBytes } from "./decode_path.ts";
 import { cacheKey } from "./scan_cache.ts";
 import type { FileRead } from "./scan_docs.ts";
@@ -27,6 +28,12 @@ export interface ReadDocOptions {
    * give).
    */
   expect?: string;
+  /**
+   * The blob id git's index holds for the doc, which git vouches the file
+   * has (see `ListedFile.oid`): the read's `oid` when the bytes read hash to
+   * it (SHA-1 ids; a file changed since git looked does not).
+   */
+  oid?: string;
 }
 
 /** Bytes of a doc that are analysed; beyond this only size and line count are read. */
@@ -76,7 +83,7 @@ export function readDocSync(
     try {
       const bytes = Deno.readFileSync(full);
       if (bytes.length <= MAX_PARSE_BYTES) {
-        return _toRead(bytes, bytes.length, undefined, NaN, options.expect);
+        return _toRead(bytes, bytes.length, undefined, NaN, options);
       }
     } catch (err) {
       return err instanceof Deno.errors.NotFound ? "" : `cannot be read (${_reason(err)})`;
@@ -98,7 +105,7 @@ export function readDocSync(
       // between lstat and this read is not detected; large files are checked.)
       const bytes = Deno.readFileSync(full);
       if (bytes.length <= MAX_PARSE_BYTES) {
-        return _toRead(bytes, bytes.length, undefined, mtimeMs, options.expect);
+        return _toRead(bytes, bytes.length, undefined, mtimeMs, options);
       }
     }
     return _readLarge(full, info);
@@ -159,13 +166,19 @@ function _toRead(
   bytes: number,
   lines: number | undefined,
   mtimeMs: number,
-  expect?: string,
+  options: ReadDocOptions = {},
 ): FileRead {
   let fingerprint: string | undefined;
-  if (expect !== undefined && lines === undefined) {
+  // The whole file was read: its blob id, when it is the one git vouches for.
+  const oid = lines === undefined && options.oid !== undefined && isGitBlob(head, options.oid)
+    ? options.oid
+    : undefined;
+  if (options.expect !== undefined && lines === undefined) {
     fingerprint = contentFingerprint(head);
     // The bytes the cache has the facts of (a text doc's, then): nothing more to do here.
-    if (cacheKey({ bytes, fingerprint }) === expect) return _cached(bytes, fingerprint, mtimeMs);
+    if (cacheKey({ bytes, fingerprint }) === options.expect) {
+      return _cached(bytes, fingerprint, mtimeMs, oid);
+    }
   }
   if (head.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) {
     return { kind: "binary", bytes, lines: lines ?? _countLines(head), mtimeMs };
@@ -184,15 +197,15 @@ function _toRead(
   };
   // Duplicates compare bytes (the text drops a BOM and replaces invalid UTF-8).
   if (!read.truncated) read.fingerprint = fingerprint ?? contentFingerprint(head);
+  if (oid !== undefined) read.oid = oid;
   return read;
 }
 
-/** Like {@linkcode _countLines}, in text decoded from the whole file. */
 /**
  * What {@linkcode readDocSync} gives for a doc read without an `lstat` whose
  * bytes have the scan cache key `key` (see `cacheKey`), as it `expect`ed:
- * marked `cached`, neither decoded nor counted. `undefined` when `key` is not
- * a cache key.
+ * marked `cached`, neither decoded nor counted; with the blob id `oid` they
+ * hashed to, if given. `undefined` when `key` is not a cache key.
  *
  * @example
  * ```ts
@@ -209,16 +222,16 @@ function _toRead(
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export function cachedRead(key: string): FileRead | undefined {
+export function cachedRead(key: string, oid?: string): FileRead | undefined {
   const slash = key.indexOf("/");
   const bytes = slash > 0 ? Number(key.slice(0, slash)) : NaN;
   return Number.isSafeInteger(bytes) && bytes >= 0
-    ? _cached(bytes, key.slice(slash + 1), NaN)
+    ? _cached(bytes, key.slice(slash + 1), NaN, oid)
     : undefined;
 }
 
-function _cached(bytes: number, fingerprint: string, mtimeMs: number): FileRead {
-  return {
+function _cached(bytes: number, fingerprint: string, mtimeMs: number, oid?: string): FileRead {
+  const read: FileRead = {
     kind: "text",
     text: "",
     bytes,
@@ -228,8 +241,11 @@ function _cached(bytes: number, fingerprint: string, mtimeMs: number): FileRead 
     mtimeMs,
     cached: true,
   };
+  if (oid !== undefined) read.oid = oid;
+  return read;
 }
 
+/** Like {@linkcode _countLines}, in text decoded from the whole file. */
 function _countTextLines(text: string): number {
   let count = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;

@@ -55,6 +55,19 @@ export interface ReadDocsOptions {
   cache?: {
     expect?: readonly string[];
     /**
+     * The blob id git vouches each doc (by index) has (see `ListedFile.oid`;
+     * "" for none): a doc read whole whose bytes hash to it is given it as
+     * its `oid`.
+     */
+    oids?: readonly string[];
+    /**
+     * 1 for each doc (by index) git vouches has the bytes whose facts the
+     * cache holds (its `oids` blob is the one the cache's facts were made
+     * from, under the `expect`ed key): marked `cached` without being read,
+     * when its directory lists it as a regular file.
+     */
+    vouched?: Uint8Array;
+    /**
      * The disk answers the expected facts rest on: asked again by the first
      * helper when it was given them ahead ({@linkcode ReadHelper.recheck}),
      * or else by this thread once it has read its share (its directory
@@ -103,6 +116,10 @@ export interface Summarizer {
   disk?: DiskRecord;
   /** For the scan cache: the cache key of each path (by index) whose cached facts hold. */
   expect?: readonly string[];
+  /** For the scan cache: the blob id git vouches each path (by index) has ("" for none). */
+  oids?: readonly string[];
+  /** For the scan cache: 1 for each path (by index) taken as `expect`ed without a read. */
+  vouched?: Uint8Array;
   /** For the scan cache: a listed path's index in the listing (-1 for any other). */
   indexOf?: (path: string) => number;
 }
@@ -210,8 +227,20 @@ export async function readDocs(
   const keepLinks = options.keepLinks ?? false;
   const batch = options.batch ?? _BATCH;
   const cache = options.cache !== undefined;
-  const expect = options.cache?.expect;
-  const job = { root, paths, skipLstat, counter, batch, links, keepLinks, cache, expect };
+  const { expect, oids, vouched } = options.cache ?? {};
+  const job = {
+    root,
+    paths,
+    skipLstat,
+    counter,
+    batch,
+    links,
+    keepLinks,
+    cache,
+    expect,
+    oids,
+    vouched,
+  };
   const wanted = helperThreads(paths.length, options.parallelFrom, options.cores);
   const started = options.helpers ?? [];
   for (const helper of started.slice(wanted)) helper.close();
@@ -280,7 +309,7 @@ export async function readDocs(
   const warnings: string[] = [];
   // Docs read here in the end are analysed whatever the cache holds (their new facts recorded
   // and made cache entries, as any other's).
-  const uncached = summarizer && { ...summarizer, expect: undefined };
+  const uncached = summarizer && { ...summarizer, expect: undefined, vouched: undefined };
   for (let i = 0; i < paths.length; i++) {
     const result = results[i];
     // A batch a helper took but never returned (it failed), a doc whose cached facts could not
@@ -341,12 +370,21 @@ export async function readAnalysedBatch(
   offset: number,
 ): Promise<void> {
   const expect = summarizer?.expect;
+  const oids = summarizer?.oids;
+  const vouched = summarizer?.vouched;
   for (let i = start; i < end; i++) {
     const listed = regular(paths[i]);
-    // Bytes the cache has the facts of are not analysed: the caller takes the cached facts.
-    results[i - offset] = listed === null
+    // Bytes git vouches are those the cache has the facts of are not even read, and bytes the
+    // cache has the facts of are not analysed: the caller takes the cached facts.
+    results[i - offset] = listed === true && vouched?.[i] === 1
+      ? cachedRead(expect![i], oids![i])!
+      : listed === null
       ? ""
-      : readDocSync(root, paths[i], { regularFile: listed, expect: expect?.[i] || undefined });
+      : readDocSync(root, paths[i], {
+        regularFile: listed,
+        expect: expect?.[i] || undefined,
+        oid: oids?.[i] || undefined,
+      });
   }
   let waiting = false;
   for (let i = start; i < end; i++) {
@@ -454,7 +492,7 @@ export interface ThreadReader {
 export function threadReader(
   job:
     & Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">
-    & Partial<Pick<HelperJob, "cache" | "expect">>,
+    & Partial<Pick<HelperJob, "cache" | "expect" | "oids" | "vouched">>,
   entry: DirEntries = dirEntries(job.root),
 ): ThreadReader {
   const disk = job.cache ? new DiskRecord() : undefined;
@@ -484,6 +522,8 @@ export function threadReader(
         inbound: new Map(),
         disk,
         expect: job.expect,
+        oids: job.oids,
+        vouched: job.vouched,
         indexOf: disk === undefined ? undefined : listingIndex(links.paths),
       }
       : undefined,
@@ -498,7 +538,10 @@ export function threadReader(
 export type HelperMessage =
   | { ready: true }
   | { changed: [string, DiskAnswer][] | null }
-  | { start: number; results: (FileRead | string | typeof CACHED_AS_EXPECTED)[] }
+  | {
+    start: number;
+    results: (FileRead | string | typeof CACHED_AS_EXPECTED | typeof CACHED_WITH_OID)[];
+  }
   | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
   | { failed: string };
 
@@ -508,6 +551,9 @@ export type HelperMessage =
  * that nearly nothing is copied between the threads for an unchanged doc.
  */
 export const CACHED_AS_EXPECTED = 0;
+
+/** Like {@linkcode CACHED_AS_EXPECTED}, for a read whose `oid` is the job's for its doc. */
+export const CACHED_WITH_OID = 1;
 
 /** What each helper is started with. */
 export interface HelperJob {
@@ -529,6 +575,10 @@ export interface HelperJob {
   cache: boolean;
   /** For the scan cache: the cache key of each path (by index) whose cached facts hold. */
   expect: readonly string[] | undefined;
+  /** For the scan cache: the blob id git vouches each path (by index) has ("" for none). */
+  oids: readonly string[] | undefined;
+  /** For the scan cache: 1 for each path (by index) taken as `expect`ed without a read. */
+  vouched: Uint8Array | undefined;
   /** Each helper's claim on the job: 0 not yet, 1 taken up by the helper, 2 given up by `readDocs`. */
   claims: Int32Array;
   /** This helper's index into `claims`. */
@@ -672,7 +722,11 @@ function _runHelper(
       if ("done" in message) return finish(message);
       message.results.forEach((result, k) => {
         const i = message.start + k;
-        results[i] = result === CACHED_AS_EXPECTED ? cachedRead(job.expect![i]) : result;
+        results[i] = result === CACHED_AS_EXPECTED
+          ? cachedRead(job.expect![i])
+          : result === CACHED_WITH_OID
+          ? cachedRead(job.expect![i], job.oids![i])
+          : result;
       });
       given.push(message.start);
       docs += message.results.length;

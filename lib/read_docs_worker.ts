@@ -12,6 +12,7 @@
 
 import {
   CACHED_AS_EXPECTED,
+  CACHED_WITH_OID,
   type HelperJob,
   type HelperMessage,
   readAnalysedBatch,
@@ -47,9 +48,11 @@ scope.onmessage = async (event) => {
       scope.postMessage({
         start,
         results: results.map((r) =>
-          typeof r === "object" && r.kind === "text" && r.cached && Number.isNaN(r.mtimeMs)
+          typeof r !== "object" || r.kind !== "text" || !r.cached || !Number.isNaN(r.mtimeMs)
+            ? r
+            : r.oid === undefined
             ? CACHED_AS_EXPECTED
-            : r
+            : CACHED_WITH_OID
         ),
       });
       start = Atomics.add(counter, 0, batch);

@@ -40,10 +40,11 @@ export interface SeamResult {
   json: unknown;
   /**
    * `json` already serialised (`JSON.stringify(json, null, 2)`, a trailing
-   * newline allowed): printed as is, so a seam that also writes the document
-   * to a file serialises it only once.
+   * newline allowed), or its UTF-8 bytes (ending in a newline): printed as
+   * is, so a seam that also writes the document to a file serialises (and
+   * encodes) it only once.
    */
-  jsonText?: string;
+  jsonText?: string | Uint8Array;
   /** Printed with `--format text`. */
   text: string;
   /** Exit code (default 0). */
@@ -98,12 +99,14 @@ export async function runSeam(
   spec: SeamSpec,
   args: string[],
   main: (ctx: SeamContext) => Promise<SeamResult>,
-  io: { write: (stream: "stdout" | "stderr", text: string) => void } = { write: _write },
+  io: { write: (stream: "stdout" | "stderr", text: string | Uint8Array) => void } = {
+    write: _write,
+  },
 ): Promise<number> {
   let format: Format = _guessFormat(args);
   // A write that fails (a full disk, a closed stream) is returned, never thrown: the exit code
   // stays the job's, and a failure's message still reaches whichever stream works.
-  const put = (stream: "stdout" | "stderr", text: string): unknown => {
+  const put = (stream: "stdout" | "stderr", text: string | Uint8Array): unknown => {
     try {
       io.write(stream, text);
     } catch (err) {
@@ -169,7 +172,9 @@ export async function runSeam(
       "stdout",
       format === "json"
         ? result.jsonText !== undefined
-          ? (result.jsonText.endsWith("\n") ? result.jsonText : result.jsonText + "\n")
+          ? (typeof result.jsonText !== "string" || result.jsonText.endsWith("\n")
+            ? result.jsonText
+            : result.jsonText + "\n")
           : JSON.stringify(result.json, null, 2) + "\n"
         : result.text.trimEnd() + "\n",
     );
@@ -368,8 +373,8 @@ function _oneLine(text: string): string {
   return escapeControls(text);
 }
 
-function _write(stream: "stdout" | "stderr", text: string): void {
-  const bytes = new TextEncoder().encode(text);
+function _write(stream: "stdout" | "stderr", text: string | Uint8Array): void {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
   const target = stream === "stdout" ? Deno.stdout : Deno.stderr;
   let written = 0;
   try {

@@ -27,7 +27,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 2, format 3`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 2, format 4`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -119,7 +119,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * const indexOf = (path: string) => source.paths.indexOf(path);
  * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], ["c.md"], indexOf);
  * const bytes = ScanCache.format(cacheListing(source), new DiskRecord(), [
- *   ["a.md", "4/3:a:b", line],
+ *   ["a.md", "4/3:a:b", line, ""],
  * ]);
  * const cache = ScanCache.parse(bytes);
  * assert.equal(cache?.key("a.md"), "4/3:a:b");
@@ -168,10 +168,12 @@ export function encodeCacheEntry(
 /**
  * A scan cache as read from its file: the listing and disk answers it was
  * made under, and each doc's key; a doc's entry is parsed when it is asked
- * for. It also keeps the git ages the scan had (see `KnownAges`). The file: a
- * checksum line (the fingerprint of every byte after it), a header line
- * (JSON: the version, listing, disk answers, git ages and each doc's path and
- * key), then each doc's line, in the same order.
+ * for. It also keeps the git ages the scan had (see `KnownAges`), and the
+ * blob id of each doc whose bytes were git's (so that a doc git vouches still
+ * has them is not even read). The file: a checksum line (the fingerprint of
+ * every byte after it), a header line (JSON: the version, listing, disk
+ * answers, git ages and each doc's path, key and blob id), then each doc's
+ * line, in the same order.
  *
  * @example
  * ```ts
@@ -202,6 +204,7 @@ export class ScanCache {
   /** Path → its index in `#keys` and `#starts`. */
   #docs: Map<string, number>;
   #keys: string[];
+  #oids: string[];
   /** Where each doc's line starts in `#text`, and where the text ends (one more than docs). */
   #starts: Int32Array;
 
@@ -216,6 +219,7 @@ export class ScanCache {
     this.#text = text;
     this.#docs = docs;
     this.#keys = header.keys;
+    this.#oids = header.oids;
     this.#starts = starts;
     this.#history = header.history;
   }
@@ -260,13 +264,14 @@ export class ScanCache {
   /**
    * The bytes of a cache made under `listing` (see {@linkcode cacheListing})
    * and `disk`: a checksum line, a header line, then each doc's line (from
-   * {@linkcode encodeCacheEntry}), given with the doc's path and key; with
-   * the git ages `known` (listed paths stored by `indexOf`, as in the lines).
+   * {@linkcode encodeCacheEntry}), given with the doc's path, key and blob id
+   * ("" for none); with the git ages `known` (listed paths stored by
+   * `indexOf`, as in the lines).
    */
   static format(
     listing: string,
     disk: DiskRecord,
-    docs: readonly (readonly [path: string, key: string, line: string])[],
+    docs: readonly (readonly [path: string, key: string, line: string, oid: string])[],
     known?: { ages: KnownAges; indexOf: (path: string) => number },
   ): Uint8Array {
     const history: _History | null = known === undefined ? null : {
@@ -285,15 +290,18 @@ export class ScanCache {
       history,
       paths: docs.map(([path]) => path),
       keys: docs.map(([, key]) => key),
+      oids: docs.map(([, , , oid]) => oid),
     });
-    const body = new TextEncoder().encode(
-      `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`,
-    );
-    const sum = new TextEncoder().encode(`${contentFingerprint(body)}\n`);
-    const bytes = new Uint8Array(sum.length + body.length);
-    bytes.set(sum);
-    bytes.set(body, sum.length);
-    return bytes;
+    const text = `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`;
+    // The body is encoded after room for the checksum line, which is then put just before it:
+    // no copy of the whole (an ASCII body's length in bytes is its length; else it is measured).
+    const room = 64;
+    const size = /[^\x00-\x7f]/.test(text) ? _encoder.encode(text).length : text.length;
+    const bytes = new Uint8Array(room + size);
+    _encoder.encodeInto(text, bytes.subarray(room));
+    const sum = _encoder.encode(`${contentFingerprint(bytes.subarray(room))}\n`);
+    bytes.set(sum, room - sum.length);
+    return bytes.subarray(room - sum.length);
   }
 
   /** How many docs have an entry. */
@@ -341,6 +349,12 @@ export class ScanCache {
     return this.#source ?? undefined;
   }
 
+  /** The blob id of the bytes `path`'s entry was made from, when they were git's ("" if not). */
+  oid(path: string): string | undefined {
+    const i = this.#docs.get(path);
+    return i === undefined ? undefined : this.#oids[i];
+  }
+
   /**
    * The git ages the cache keeps (listed paths named by their index in the
    * listing it was made under); `undefined` without them, or when one names
@@ -367,6 +381,7 @@ interface _Header {
   history: _History | null;
   paths: string[];
   keys: string[];
+  oids: string[];
 }
 
 /** The git ages a cache keeps: path (a listed one by its index) → commit time, in the header. */
@@ -379,12 +394,12 @@ interface _History {
 function _isHeader(value: unknown): value is _Header {
   if (typeof value !== "object" || value === null) return false;
   const header = value as Record<string, unknown>;
-  const { listing, disk, paths, keys } = header;
+  const { listing, disk, paths, keys, oids } = header;
   if (
     header.dochygiene_scan_cache !== _ENGINE || typeof listing !== "string" ||
     !(header.history === null || _isHistory(header.history)) ||
     !Array.isArray(disk) || !Array.isArray(paths) || !Array.isArray(keys) ||
-    paths.length !== keys.length
+    !Array.isArray(oids) || paths.length !== keys.length || paths.length !== oids.length
   ) {
     return false;
   }
@@ -398,6 +413,7 @@ function _isHeader(value: unknown): value is _Header {
   }
   for (let i = 0; i < paths.length; i++) {
     if (typeof paths[i] !== "string" || typeof keys[i] !== "string") return false;
+    if (typeof oids[i] !== "string") return false;
   }
   return true;
 }
@@ -652,3 +668,4 @@ function _isLine(value: unknown): value is number {
 }
 
 const _decoder = new TextDecoder();
+const _encoder = new TextEncoder();

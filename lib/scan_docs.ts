@@ -101,6 +101,13 @@ export type FileRead =
     cached?: boolean;
     /** The doc's new scan cache line, when the reader made its summary for the cache. */
     cacheEntry?: string;
+    /**
+     * The blob id of the bytes read, when it is the one git's index holds and
+     * vouches for (see `ListedFile.oid`): the scan cache keeps it, and a later
+     * scan takes the doc's facts without reading it while git vouches for
+     * that blob.
+     */
+    oid?: string;
   }
   | { kind: "binary"; bytes: number; lines: number; mtimeMs: number };
 

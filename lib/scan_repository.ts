@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./clock.ts";
-import { type CandidateListing, listCandidates } from "./list_candidates.ts";
+import { type CandidateListing, listCandidates, type ListedFile } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
@@ -181,6 +181,24 @@ async function _scan(
   const parsed = new Map<string, CachedDoc>();
   // Their links, counted as they are taken (the reading threads count the others').
   const cachedInbound = new Map<string, number>();
+  const expect = valid && paths.map((path) => {
+    const key = valid.key(path);
+    if (key === undefined || change === undefined) return key ?? "";
+    const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
+    const probed = doc?.probed();
+    if (doc === undefined || probed === undefined || change.touches(doc.targets, probed)) {
+      return "";
+    }
+    parsed.set(path, doc);
+    return key;
+  });
+  // The blob id git vouches each doc has; a doc whose blob the cache's facts were made from is
+  // not even read.
+  const oids = caching ? _vouchedOids(files, paths) : undefined;
+  const vouched = expect && oids && Uint8Array.from(
+    paths,
+    (path, i) => expect[i] !== "" && oids[i] !== "" && valid!.oid(path) === oids[i] ? 1 : 0,
+  );
   const { reads, warnings: unread, inbound, disk, changed } = await readDocs(root, paths, {
     onProgress: options.onProgress,
     // In git mode most docs take their age from git, not mtime: their lstat is skipped.
@@ -189,17 +207,9 @@ async function _scan(
     keepLinks: options.keepLinks,
     helpers,
     cache: listed === undefined ? undefined : {
-      expect: valid && paths.map((path) => {
-        const key = valid.key(path);
-        if (key === undefined || change === undefined) return key ?? "";
-        const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
-        const probed = doc?.probed();
-        if (doc === undefined || probed === undefined || change.touches(doc.targets, probed)) {
-          return "";
-        }
-        parsed.set(path, doc);
-        return key;
-      }),
+      expect,
+      oids,
+      vouched,
       recheck: valid?.disk,
       take: (path, read) => {
         const cached = parsed.get(path) ?? valid?.doc(path, cachedPaths);
@@ -388,8 +398,10 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
   for (const path of c.paths) {
     const read = c.reads.get(path);
     if (read?.kind !== "text") continue;
-    if (read.cached) cached++;
-    else if (read.cacheEntry !== undefined) fresh++;
+    // A cached doc whose blob id is new (just committed, or git vouches for it again) is kept
+    // with it, as a new entry.
+    if (read.cached && (read.oid ?? "") === cache?.oid(path)) cached++;
+    else if (read.cached || read.cacheEntry !== undefined) fresh++;
   }
   if (
     cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
@@ -398,7 +410,7 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     return undefined;
   }
   return () => {
-    const lines: [string, string, string][] = [];
+    const lines: [string, string, string, string][] = [];
     const listedIndex = c.relisted ? listingIndex(c.listed) : undefined;
     for (const path of c.paths) {
       const read = c.reads.get(path);
@@ -411,9 +423,9 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
         const line = listedIndex === undefined
           ? cache!.line(path)!
           : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, listedIndex);
-        lines.push([path, cache!.key(path)!, line]);
+        lines.push([path, cache!.key(path)!, line, read.oid ?? ""]);
       } else if (read.cacheEntry !== undefined) {
-        lines.push([path, cacheKey(read)!, read.cacheEntry]);
+        lines.push([path, cacheKey(read)!, read.cacheEntry, read.oid ?? ""]);
       }
     }
     // The facts taken from the cache rest on the answers to what their checks asked, as they
@@ -428,6 +440,17 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     const indexOf = listedIndex ?? listingIndex(c.listed);
     return ScanCache.format(c.listing, answers, lines, known && { ages: known, indexOf });
   };
+}
+
+/** The blob id git vouches each of `paths` (listed files, in the listing's order) has; "" for none. */
+function _vouchedOids(files: readonly ListedFile[], paths: readonly string[]): string[] {
+  const oids: string[] = [];
+  let f = 0;
+  for (const path of paths) {
+    while (files[f].path !== path) f++;
+    oids.push(files[f].oid ?? "");
+  }
+  return oids;
 }
 
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */

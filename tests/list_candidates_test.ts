@@ -31,6 +31,41 @@ Deno.test("git mode: tracked plus untracked-not-ignored files, .gitignore respec
   assert.equal(listing.files.find((f) => f.path === "b.md")?.tracked, true);
 });
 
+Deno.test("git mode: a blob id only where git vouches the file on disk has its bytes", async () => {
+  await using repo = await tempRepo();
+  const files = Object.fromEntries(
+    ["clean", "edited", "touched", "gone", "hidden", "sparse", "staged", "exec"]
+      .map((name) => [`${name}.md`, `# ${name}\n`]),
+  );
+  await commitFiles(repo.path, files, "2024-01-01T00:00:00Z");
+  await Deno.symlink("clean.md", join(repo.path, "link.md"));
+  await writeFiles(repo.path, { "edited.md": "# edited, not staged\n", "new.md": "# new\n" });
+  // Same bytes, new mtime: git looks at the content and vouches all the same.
+  const touched = join(repo.path, "touched.md");
+  await Deno.utime(touched, new Date(), new Date(Date.now() + 60_000));
+  await Deno.remove(join(repo.path, "gone.md"));
+  await git(repo.path, ["update-index", "--assume-unchanged", "hidden.md"]);
+  await git(repo.path, ["update-index", "--skip-worktree", "sparse.md"]);
+  await writeFiles(repo.path, { "staged.md": "# staged\n" });
+  await git(repo.path, ["add", "staged.md", "link.md"]);
+  await Deno.chmod(join(repo.path, "exec.md"), 0o755);
+  const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
+  const oids = Object.fromEntries(listing.files.map((f) => [f.path, f.oid]));
+  const blob = async (path: string) => (await git(repo.path, ["rev-parse", `:${path}`])).trim();
+  assert.deepEqual(oids, {
+    "clean.md": await blob("clean.md"),
+    "edited.md": undefined,
+    "touched.md": await blob("touched.md"),
+    "gone.md": undefined,
+    "hidden.md": undefined,
+    "sparse.md": undefined,
+    "staged.md": await blob("staged.md"),
+    "exec.md": undefined, // its mode changed: git counts it modified
+    "link.md": undefined,
+    "new.md": undefined,
+  });
+});
+
 Deno.test("git mode: hostile names come back byte for byte, non-UTF-8 bytes as lone surrogates", async () => {
   await using repo = await tempRepo();
   const names = [...HOSTILE_NAMES, "ünï.md", "tab\t.md"];
@@ -58,6 +93,8 @@ Deno.test("git mode: an unmerged path (mid-merge conflict) is listed once", asyn
   assert.notEqual(merge.code, 0);
   const listing = await listCandidates(repo.path, { git: true, excludedDirs: [] });
   assert.deepEqual(paths(listing), ["c.md"]);
+  // Mid-conflict, no one blob is the file's: git vouches for none.
+  assert.equal(listing.files[0].oid, undefined);
   assert.equal(listing.files[0].tracked, true);
 });
 

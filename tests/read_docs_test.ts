@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
 import { readDocs, ReadHelper } from "../lib/read_docs.ts";
+import { cacheKey } from "../lib/scan_cache.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { PACKAGE_DIR, tempDir } from "./_helpers.ts";
 
@@ -331,3 +332,61 @@ Deno.test("readDocs gives up a helper that has not come up once every doc is rea
     helper.close();
   }
 });
+
+Deno.test("readDocSync gives a doc read whole the blob id git vouches for only when its bytes hash to it", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "a.md"), "a\n");
+  // `printf 'a\n' | git hash-object --stdin`
+  const oid = "78981922613b2afb6025042ff6bd878ac1994e85";
+  for (const regularFile of [true, false]) {
+    const read = readDocSync(dir.path, "a.md", { regularFile, oid });
+    assert.ok(typeof read === "object" && read.kind === "text");
+    assert.equal(read.oid, oid);
+    const key = cacheKey(read)!;
+    const cached = readDocSync(dir.path, "a.md", { regularFile, oid, expect: key });
+    assert.ok(typeof cached === "object" && cached.kind === "text" && cached.cached);
+    assert.equal(cached.oid, oid);
+  }
+  // Changed since git looked (as a doc edited while the scan runs): no blob id.
+  await Deno.writeTextFile(join(dir.path, "a.md"), "b\n");
+  const changed = readDocSync(dir.path, "a.md", { regularFile: true, oid });
+  assert.ok(typeof changed === "object" && changed.kind === "text");
+  assert.equal(changed.oid, undefined);
+});
+
+Deno.test("readDocs takes a doc git vouches for as expected without reading it, never beneath a symlink", async () => {
+  await using dir = await tempDir();
+  // The bytes on disk are not those the key names: taken all the same, so they were not read.
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# other bytes\n");
+  await Deno.writeTextFile(join(dir.path, "b.md"), "# B\n");
+  await Deno.symlink(dir.path, join(dir.path, "up"));
+  const oid = "0123456789abcdef0123456789abcdef01234567";
+  const key = "4/4:x:y";
+  const paths = ["a.md", "b.md", "up/a.md"];
+  const links = { paths, nonFiles: ["up"], opaque: ["up"] };
+  const { reads } = await readDocs(dir.path, paths, {
+    skipLstat: true,
+    links,
+    cache: {
+      expect: [key, "", key],
+      oids: [oid, "", oid],
+      vouched: new Uint8Array([1, 0, 1]),
+      take: (_, read) => (read.summary = { ...SUMMARY }, read.lines = 1, true),
+    },
+  });
+  const a = reads.get("a.md");
+  assert.ok(a?.kind === "text" && a.cached);
+  assert.deepEqual([a.bytes, a.fingerprint, a.oid], [4, "4:x:y", oid]);
+  const b = reads.get("b.md");
+  assert.ok(b?.kind === "text" && !b.cached && b.summary !== undefined);
+  assert.equal(reads.has("up/a.md"), false);
+});
+
+const SUMMARY = {
+  hygiene: undefined,
+  appendOnly: false,
+  status: undefined,
+  checkboxes: undefined,
+  anchors: new Set<string>(),
+  linkFacts: { broken: [], fragments: [], missing: [] },
+};

@@ -28,7 +28,9 @@ async function run(
   spec: Parameters<typeof runSeam>[0] = SPEC,
 ) {
   const out = { stdout: "", stderr: "" };
-  const code = await runSeam(spec, args, main, { write: (s, t) => (out[s] += t) });
+  const code = await runSeam(spec, args, main, {
+    write: (s, t) => (out[s] += typeof t === "string" ? t : new TextDecoder().decode(t)),
+  });
   return { code, ...out };
 }
 
@@ -52,6 +54,10 @@ Deno.test("an already-serialised jsonText is printed as is, once, instead of jso
   const bare = () => Promise.resolve({ json: null, jsonText: "[]", text: "t" });
   assert.equal((await run(["--format", "json"], bare)).stdout, "[]\n");
   assert.equal((await run(["--format", "text"], main)).stdout, "t\n");
+  // Already encoded (as scan.ts hands over the bytes it wrote to scan.json): printed as they are.
+  const encoded = () =>
+    Promise.resolve({ json: null, jsonText: new TextEncoder().encode('["é"]\n'), text: "t" });
+  assert.equal((await run(["--format", "json"], encoded)).stdout, '["é"]\n');
 });
 
 Deno.test("--help and --version print to stdout and exit 0 without running main", async () => {
@@ -88,12 +94,13 @@ Deno.test("a positional argument to a seam that takes none is a usage error in t
 });
 
 Deno.test("output that cannot be written: one stderr line, the job's exit code kept or raised, never a throw", async () => {
-  const full = (stream: "stdout" | "stderr") => (s: "stdout" | "stderr", t: string) => {
-    if (s === stream) {
-      throw Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
-    }
-    out[s] += t;
-  };
+  const full =
+    (stream: "stdout" | "stderr") => (s: "stdout" | "stderr", t: string | Uint8Array) => {
+      if (s === stream) {
+        throw Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+      }
+      out[s] += typeof t === "string" ? t : new TextDecoder().decode(t);
+    };
   let out = { stdout: "", stderr: "" };
   // Success, stdout full: exit 1, the reason on stderr.
   let code = await runSeam(

@@ -355,6 +355,14 @@ for (const seed of [20261130, 3]) {
             git(repo.path, ["commit", "-qm", "s", "--allow-empty"], dated())
           ),
       ],
+      // What git vouches for: staged, touched (same bytes), restored, mode changed.
+      ["stage", () => git(repo.path, ["add", "-A"])],
+      [
+        "touch",
+        () => Deno.utime(join(repo.path, doc()), new Date(), new Date(Date.now() + 5_000)),
+      ],
+      ["restore", () => git(repo.path, ["checkout", "-q", "--", doc()])],
+      ["chmod", () => Deno.chmod(join(repo.path, doc()), random() < 0.5 ? 0o755 : 0o644)],
       // History the cached ages must follow: moved on, rewritten, rewound, merged.
       ["amend", () => git(repo.path, ["commit", "-qam", "a", "--amend", "--allow-empty"], dated())],
       ["rewind", () => git(repo.path, ["reset", "-q", "--soft", "HEAD~1"])],
