@@ -39,7 +39,7 @@ Run it from the project root with:
 
 options:
   --no-write          only print the artifact; write nothing
-  --no-cache          analyse every doc: neither use nor write .dochygiene/scan-cache.json
+  --no-cache          read and analyse every doc: neither use nor write .dochygiene/scan-cache.json
   --root DIR          start directory for root resolution (default: the current directory)
   --format json|text  json: the artifact; text: a summary (default: json when stdout is
                       not a terminal)
