@@ -17,7 +17,7 @@ import { formatScanJson } from "./lib/format_scan_json.ts";
 import { loadConfig } from "./lib/load_config.ts";
 import { renderScanText } from "./lib/render_scan_text.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
-import { scanRepository } from "./lib/scan_repository.ts";
+import { type ScanOutcome, scanRepository } from "./lib/scan_repository.ts";
 import { SCAN_CACHE_FILE_NAME } from "./lib/scan_cache.ts";
 import { staleTempFiles } from "./lib/stale_temp_files.ts";
 import {
@@ -81,7 +81,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   const config = await loadConfig(ctx.root);
   if (write) assertWritePermission(await resolveStateDir(ctx.root), ctx.root);
   const progress = _progress();
-  let outcome;
+  let outcome: Partial<ScanOutcome>;
   try {
     outcome = await scanRepository({
       root: ctx.root,
@@ -93,19 +93,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   } finally {
     progress.end();
   }
-  const { artifact, warnings, cacheBytes } = outcome;
+  const { artifact, warnings } = outcome as ScanOutcome;
   const dir = write ? await ensureStateDir(ctx.root) : undefined;
-  // The cache first: its bytes are let go before the artifact's are made (a lower peak).
-  if (dir !== undefined && cacheBytes !== undefined) {
-    // Only a speed-up: a cache that cannot be written leaves the next scan cold, no worse.
-    await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), cacheBytes()).catch((err) =>
-      warnings.push(
-        `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
-          err instanceof Error ? err.message.split("\n")[0] : String(err)
-        }); the next scan analyses every doc again`,
-      )
-    );
-  }
+  // The cache first, then let go of it and of all it was made from (every doc's facts, the old
+  // cache) before the artifact is serialised: a lower peak.
+  if (dir !== undefined) await _writeCache(dir, outcome.cacheBytes, warnings);
+  outcome = {};
   // Serialised and encoded once, for scan.json and stdout alike (one line per doc).
   const jsonText = write || ctx.format === "json"
     ? new TextEncoder().encode(formatScanJson(artifact))
@@ -132,6 +125,23 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     // Text output lists the warnings itself; JSON consumers get them on stderr.
     stderr: ctx.format === "json" ? warnings.map((w) => `warning: ${w}`) : undefined,
   };
+}
+
+/** Writes the scan cache made when `bytes` is called (if it changed): only a speed-up, so a warning when it cannot be. */
+async function _writeCache(
+  dir: string,
+  bytes: (() => Uint8Array) | undefined,
+  warnings: string[],
+): Promise<void> {
+  if (bytes === undefined) return;
+  // A cache that cannot be written leaves the next scan cold, no worse.
+  await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), bytes()).catch((err) =>
+    warnings.push(
+      `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
+        err instanceof Error ? err.message.split("\n")[0] : String(err)
+      }); the next scan analyses every doc again`,
+    )
+  );
 }
 
 /** The scan cache's path, when the state directory is one to read from (not a symlink). */
