@@ -38,10 +38,14 @@ export interface ListedFile {
   absent?: true;
   /**
    * The id of the blob git's index holds for the file, set only when git
-   * vouches that the file on disk has those bytes: a regular file at stage 0,
-   * not hidden, that git does not find deleted or modified (git compares
-   * the file's `lstat` with the index's record of it, and its content when
-   * they differ or are too recent to tell).
+   * finds the file on disk unchanged: a regular file at stage 0, not hidden,
+   * that git does not find deleted or modified (git compares the file's
+   * `lstat` with the index's record of it, and its content when they differ
+   * or are too recent to tell), asked with `core.autocrlf` off and without
+   * the global and system attributes files. Attributes in the tree
+   * (`.gitattributes`, `.git/info/attributes`) can still make git find bytes
+   * that convert to the blob unchanged: a caller that needs the bytes to be
+   * the blob must rule those out.
    */
   oid?: string;
 }
@@ -101,6 +105,25 @@ export function listCandidates(root: string, options: ListOptions): Promise<Cand
   return options.git ? _listGit(root) : _walk(root, options);
 }
 
+/**
+ * What git's "not modified" rests on, set so that it means the file's bytes
+ * are the index's blob (see `ListedFile.oid`): no conversion on the way (line
+ * endings, filters and encodings come from `core.autocrlf` and attributes;
+ * the global and system attributes files are left out here, those in the
+ * tree are the caller's to check), every `lstat` field compared (a changed
+ * ctime, a changed mode or owner), and no file system monitor trusted.
+ */
+const _PLAIN_COMPARE = {
+  config: {
+    "core.autocrlf": "false",
+    "core.attributesFile": "/dev/null",
+    "core.trustctime": "true",
+    "core.checkStat": "default",
+    "core.fsmonitor": "false",
+  },
+  env: { GIT_ATTR_NOSYSTEM: "1" },
+};
+
 async function _listGit(root: string): Promise<CandidateListing> {
   const { stdout } = await runGit(root, [
     "ls-files",
@@ -112,7 +135,7 @@ async function _listGit(root: string): Promise<CandidateListing> {
     "--modified",
     "--others",
     "--exclude-standard",
-  ]);
+  ], _PLAIN_COMPARE);
   const listing = parseLsFiles(stdout);
   // Looked up on disk (one directory listing each): the files git is told to hide changes of,
   // which it does not look for (a sparse checkout leaves them out); those it says are deleted,

@@ -122,6 +122,8 @@ export interface Summarizer {
   vouched?: Uint8Array;
   /** For the scan cache: a listed path's index in the listing (-1 for any other). */
   indexOf?: (path: string) => number;
+  /** Whether a `.gitattributes` file is in the path's directory or one above it (on disk). */
+  attributed: (path: string) => boolean;
 }
 
 /** What {@linkcode readDocs} gave. */
@@ -374,16 +376,19 @@ export async function readAnalysedBatch(
   const vouched = summarizer?.vouched;
   for (let i = start; i < end; i++) {
     const listed = regular(paths[i]);
+    // Git's word on a doc under a `.gitattributes` may be of bytes that only convert to its
+    // blob (line endings, filters): such a doc is read, and its bytes not taken for the blob.
+    const plain = oids?.[i] && !summarizer!.attributed(paths[i]);
     // Bytes git vouches are those the cache has the facts of are not even read, and bytes the
     // cache has the facts of are not analysed: the caller takes the cached facts.
-    results[i - offset] = listed === true && vouched?.[i] === 1
+    results[i - offset] = listed === true && vouched?.[i] === 1 && plain
       ? cachedRead(expect![i], oids![i])!
       : listed === null
       ? ""
       : readDocSync(root, paths[i], {
         regularFile: listed,
         expect: expect?.[i] || undefined,
-        oid: oids?.[i] || undefined,
+        oid: plain ? oids![i] : undefined,
       });
   }
   let waiting = false;
@@ -525,9 +530,32 @@ export function threadReader(
         oids: job.oids,
         vouched: job.vouched,
         indexOf: disk === undefined ? undefined : listingIndex(links.paths),
+        attributed: _attributed(entry),
       }
       : undefined,
     onDisk,
+  };
+}
+
+/**
+ * Whether a path has a `.gitattributes` file in its directory or one above it, by `entry`'s
+ * directory listings (each directory's answer kept).
+ */
+function _attributed(entry: DirEntries): (path: string) => boolean {
+  const known = new Map<string, boolean>();
+  const inDir = (dir: string): boolean => {
+    let found = known.get(dir);
+    if (found === undefined) {
+      const slash = dir.lastIndexOf("/");
+      found = entry(dir === "" ? ".gitattributes" : `${dir}/.gitattributes`) !== "missing" ||
+        dir !== "" && inDir(slash < 0 ? "" : dir.slice(0, slash));
+      known.set(dir, found);
+    }
+    return found;
+  };
+  return (path) => {
+    const slash = path.lastIndexOf("/");
+    return inDir(slash < 0 ? "" : path.slice(0, slash));
   };
 }
 

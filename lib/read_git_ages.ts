@@ -69,6 +69,11 @@ export interface HistoryPass {
   ages: Map<string, number>;
   /** Why git stopped before the end (its last stderr line); `undefined` when it did not. */
   failed: string | undefined;
+  /**
+   * The newest commit listed (the HEAD the pass read, which may have moved since the caller
+   * looked); `undefined` when none was.
+   */
+  head: string | undefined;
   /** Of a pass `since` a commit: the first parent of the oldest commit listed. */
   parent?: string;
 }
@@ -100,7 +105,7 @@ export const GIT_LOG_ARGS: readonly string[] = [
   "--no-show-signature",
   "--name-only",
   "-z",
-  "--format=%x00%ct",
+  "--format=%x00%ct %H",
   "HEAD",
   "--",
 ];
@@ -169,8 +174,9 @@ export async function readGitAges(
       return { head, shallow, ages: new Map(known.ages), warnings: [], history: tip.history };
     }
     const since = await pass(known.head);
-    // Only a pass that reached the known HEAD along the first-parent line adds up to the whole.
-    if (since.failed === undefined && since.parent === known.head) {
+    // Only a pass from the HEAD looked at (not one moved since) that reached the known HEAD
+    // along the first-parent line adds up to the whole.
+    if (since.failed === undefined && since.parent === known.head && since.head === head) {
       const ages = since.ages;
       for (const [path, seconds] of known.ages) if (!ages.has(path)) ages.set(path, seconds);
       return { head, shallow, ages, warnings: [], history: tip.history };
@@ -180,7 +186,9 @@ export async function readGitAges(
   const warnings = full.failed === undefined ? [] : [
     `git history could not be read completely (${full.failed}); ages of files whose newest commit was not reached fall back to their mtime`,
   ];
-  const history = full.failed === undefined ? tip.history : undefined;
+  // Kept for later readings only when the pass read the HEAD looked at (a commit made between
+  // the two would have the ages of one HEAD kept under the other).
+  const history = full.failed === undefined && full.head === head ? tip.history : undefined;
   return { head, shallow, ages: full.ages, warnings, history };
 }
 
@@ -205,30 +213,44 @@ export async function readGitAges(
  * ```
  */
 export async function readGitTip(root: string): Promise<GitTip> {
-  // `--verify` shows HEAD last, after the replace refs `--glob` shows; HEAD's id even when its
-  // commit object is missing (the history pass then says so). Exit 1: no HEAD yet.
-  const out = await runGit(root, [
-    "rev-parse",
-    "--is-shallow-repository",
-    "--git-path",
-    "shallow",
-    "--git-path",
-    "info/grafts",
-    "--glob=refs/replace/*",
-    "--verify",
-    "-q",
-    "HEAD",
-  ], { okCodes: [0, 1] });
-  const lines = new TextDecoder().decode(out.stdout).split("\n");
-  lines.pop(); // after the last newline
-  const [shallow, shallowFile, graftsFile, ...refs] = lines;
-  const head = out.code === 0 ? refs.pop() : undefined;
+  // Where replace refs live, and whether they are used, may be set in the environment (which git
+  // inherits unread where this process may not read it: no fingerprint then).
+  const env = Deno.permissions.querySync({ name: "env" }).state === "granted"
+    ? Deno.env.toObject()
+    : undefined;
+  const base = env?.GIT_REPLACE_REF_BASE || "refs/replace/";
+  const [out, replaced, used] = await Promise.all([
+    // HEAD's id even when its commit object is missing (the history pass then says so). Exit 1:
+    // no HEAD yet.
+    runGit(root, [
+      "rev-parse",
+      "--is-shallow-repository",
+      "--git-path",
+      "shallow",
+      "--git-path",
+      "info/grafts",
+      "--verify",
+      "-q",
+      "HEAD",
+    ], { okCodes: [0, 1] }),
+    // Each replace ref by name and value: which commit is replaced, and by what.
+    runGit(root, ["for-each-ref", "--format=%(refname) %(objectname)", base]),
+    runGit(root, ["config", "--get", "core.useReplaceRefs"], { okCodes: [0, 1] }),
+  ]);
+  const decoder = new TextDecoder();
+  const [shallow, shallowFile, graftsFile, head] = decoder.decode(out.stdout).split("\n");
   const boundary = _contents(resolve(root, shallowFile ?? ""));
   const grafts = _contents(resolve(root, graftsFile ?? ""));
-  const history = boundary === undefined || grafts === undefined
+  const replacing = [
+    decoder.decode(replaced.stdout),
+    decoder.decode(used.stdout),
+    env?.GIT_NO_REPLACE_OBJECTS ?? "",
+    base,
+  ].join("\0");
+  const history = boundary === undefined || grafts === undefined || env === undefined
     ? undefined
-    : contentFingerprint(new TextEncoder().encode(`${boundary}\0${grafts}\0${refs.join(" ")}`));
-  return { head, shallow: shallow === "true", history };
+    : contentFingerprint(new TextEncoder().encode(`${boundary}\0${grafts}\0${replacing}`));
+  return { head: out.code === 0 ? head : undefined, shallow: shallow === "true", history };
 }
 
 /**
@@ -268,7 +290,7 @@ export async function historyPass(root: string, since?: string): Promise<History
   const rev = GIT_LOG_ARGS.indexOf("HEAD");
   const args = since === undefined ? [...GIT_LOG_ARGS] : [
     ...GIT_LOG_ARGS.slice(0, rev - 1),
-    "--format=%x00%ct %P",
+    "--format=%x00%ct %H %P",
     `${since}..HEAD`,
     ...GIT_LOG_ARGS.slice(rev + 1),
   ];
@@ -277,7 +299,9 @@ export async function historyPass(root: string, since?: string): Promise<History
   const failed = log.code === 0
     ? undefined
     : log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
-  return since === undefined ? { ages: parsed.ages, failed } : { ...parsed, failed };
+  return since === undefined
+    ? { ages: parsed.ages, failed, head: parsed.head }
+    : { ...parsed, failed };
 }
 
 /** A file's text; "" when there is none; `undefined` when it cannot be read. */
@@ -351,10 +375,16 @@ export function parseGitLog(stdout: Uint8Array): Map<string, number> {
   return _parse(stdout).ages;
 }
 
-/** {@linkcode parseGitLog}, also giving the first parent of the last commit when the headers name parents (`%ct %P`). */
-function _parse(stdout: Uint8Array): { ages: Map<string, number>; parent: string | undefined } {
+/**
+ * {@linkcode parseGitLog}, also giving the first commit's id and the last one's first parent when
+ * the headers name them (`%ct %H` or `%ct %H %P`).
+ */
+function _parse(
+  stdout: Uint8Array,
+): { ages: Map<string, number>; head: string | undefined; parent: string | undefined } {
   const ages = new Map<string, number>();
   let time = NaN;
+  let head: string | undefined;
   let parent: string | undefined;
   let expectTime = false;
   let first = false;
@@ -362,10 +392,11 @@ function _parse(stdout: Uint8Array): { ages: Map<string, number>; parent: string
     if (token === "") {
       expectTime = true;
     } else if (expectTime) {
-      // `<ct>`, or `<ct> <parents>` (none for a root commit).
-      const header = /^([0-9]+)(?: ([0-9a-f]*)[0-9a-f ]*)?$/.exec(token);
+      // `<ct>`, `<ct> <id>`, or `<ct> <id> <parents>` (none for a root commit).
+      const header = /^([0-9]+)(?: ([0-9a-f]+)(?: ([0-9a-f]*)[0-9a-f ]*)?)?$/.exec(token);
       time = header === null ? NaN : Number(header[1]);
-      parent = header?.[2] || undefined;
+      head ??= header?.[2];
+      parent = header?.[3] || undefined;
       expectTime = false;
       first = true;
     } else if (!Number.isNaN(time)) {
@@ -375,5 +406,5 @@ function _parse(stdout: Uint8Array): { ages: Map<string, number>; parent: string
       if (path !== "" && !ages.has(path)) ages.set(path, time);
     }
   }
-  return { ages, parent };
+  return { ages, head, parent };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./clock.ts";
@@ -193,8 +193,9 @@ async function _scan(
     return key;
   });
   // The blob id git vouches each doc has; a doc whose blob the cache's facts were made from is
-  // not even read.
-  const oids = caching ? _vouchedOids(files, paths) : undefined;
+  // not even read. Not with attributes for every path in `.git/info/attributes`: git's word
+  // may then be of bytes that only convert to the blob (see `ListedFile.oid`).
+  const oids = caching && inGit && !_infoAttributes(root) ? _vouchedOids(files, paths) : undefined;
   const vouched = expect && oids && Uint8Array.from(
     paths,
     (path, i) => expect[i] !== "" && oids[i] !== "" && valid!.oid(path) === oids[i] ? 1 : 0,
@@ -451,6 +452,29 @@ function _vouchedOids(files: readonly ListedFile[], paths: readonly string[]): s
     oids.push(files[f].oid ?? "");
   }
   return oids;
+}
+
+/**
+ * Whether the repository's `info/attributes` (in its common directory, for a linked worktree)
+ * holds anything; `true` when that cannot be told.
+ */
+function _infoAttributes(root: string): boolean {
+  try {
+    let dir = join(root, ".git");
+    if (Deno.lstatSync(dir).isFile) {
+      const gitdir = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(dir))?.[1];
+      if (gitdir === undefined) return true;
+      dir = resolve(root, gitdir);
+      try {
+        dir = resolve(dir, Deno.readTextFileSync(join(dir, "commondir")).trim());
+      } catch (err) {
+        if (!(err instanceof Deno.errors.NotFound)) return true;
+      }
+    }
+    return Deno.statSync(join(dir, "info", "attributes")).size > 0;
+  } catch (err) {
+    return !(err instanceof Deno.errors.NotFound);
+  }
 }
 
 /** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */

@@ -280,3 +280,49 @@ Deno.test("parseGitLog ignores a truncated last record", () => {
   const out = new TextEncoder().encode("\x0030\x00\na\x00\x0020\x00\nb");
   assert.deepEqual([...parseGitLog(out)], [["a", 30]]);
 });
+
+Deno.test("ages a pass read at another HEAD than the one looked at (a commit in between) are not offered as known", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "a.md": "1" }, "2024-01-01T00:00:00Z");
+  const facts = await readGitAges(repo.path);
+  const moved = "0".repeat(40);
+  // The pass saw another HEAD than the tip read beside it.
+  const raced = await readGitAges(repo.path, {
+    pass: (since) => historyPass(repo.path, since).then((pass) => ({ ...pass, head: moved })),
+  });
+  assert.deepEqual(raced.ages, facts.ages);
+  assert.equal(raced.history, undefined);
+  // From known ages, a pass since them that did not start at the HEAD looked at is not added to
+  // them: the history is read whole.
+  await commitFiles(repo.path, { "b.md": "1" }, "2024-02-01T00:00:00Z");
+  const passes: string[] = [];
+  const again = await readGitAges(repo.path, {
+    known: knownFrom(facts),
+    pass: (since) => {
+      passes.push(since ?? "HEAD");
+      return historyPass(repo.path, since).then((pass) => since ? { ...pass, head: moved } : pass);
+    },
+  });
+  assert.deepEqual(passes, [facts.head, "HEAD"]);
+  await assertAsFresh(repo.path, again);
+});
+
+Deno.test("a replace ref moved to another commit, or replace refs turned off, changes the history under the same HEAD", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  const c1 = await commitFiles(root, { "a.md": "1" }, "2024-10-01T00:00:00Z");
+  const c2 = await commitFiles(root, { "a.md": "2" }, "2024-11-01T00:00:00Z");
+  const c3 = await commitFiles(root, { "b.md": "1" }, "2024-11-10T00:00:00Z");
+  await git(root, ["replace", c2, c1]);
+  const known = knownFrom(await readGitAges(root));
+  await git(root, ["replace", "-d", c2]);
+  await git(root, ["replace", c3, c1]);
+  const [moved, passes] = await readFrom(root, known);
+  assert.deepEqual(passes, ["HEAD"]);
+  await assertAsFresh(root, moved);
+  const replaced = knownFrom(moved);
+  await git(root, ["config", "core.useReplaceRefs", "false"]);
+  const [off, offPasses] = await readFrom(root, replaced);
+  assert.deepEqual(offPasses, ["HEAD"]);
+  await assertAsFresh(root, off);
+});

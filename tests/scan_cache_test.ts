@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitFiles, git, prng, runSeam, tempDir, tempRepo, writeFiles } from "./_helpers.ts";
+import {
+  commitFiles,
+  git,
+  giveToUnprivileged,
+  prng,
+  runCommand,
+  runSeam,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "./_helpers.ts";
 import type { ScanArtifact } from "../lib/scan_docs.ts";
 import { contentFingerprint } from "../lib/content_fingerprint.ts";
 
@@ -417,4 +427,88 @@ Deno.test("outside git, the second scan takes unchanged docs' facts from the cac
   assert.equal(statusOf(await facts(dir.path), "a.md")?.value, "from the cache");
   await editEntry(dir.path, "a.md", (row) => row[3] = "draft");
   assert.deepEqual(await facts(dir.path), first);
+});
+
+Deno.test("a doc git finds unchanged only through a conversion (line endings, a filter) is read, not taken for its blob", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(
+    root,
+    { ".gitignore": ".dochygiene/\n", "a.md": "# A\n\nhello\n", "b.md": "# B\n" },
+    DAY,
+  );
+  await assertCachedScanExact(root, "first");
+  // core.autocrlf: a checkout writes CRLF, which git converts back to the blob.
+  await git(root, ["config", "core.autocrlf", "true"]);
+  await Deno.remove(join(root, "a.md"));
+  await git(root, ["checkout", "--", "a.md"]);
+  assert.match(await Deno.readTextFile(join(root, "a.md")), /\r\n/);
+  await assertCachedScanExact(root, "autocrlf");
+  await git(root, ["config", "core.autocrlf", "false"]);
+  await git(root, ["checkout", "--", "a.md"]);
+  // An attribute in the tree: CRLF bytes staged, the blob unchanged.
+  await commitFiles(root, { ".gitattributes": "*.md text\n" }, DAY);
+  await assertCachedScanExact(root, "attributes");
+  await writeFiles(root, { "a.md": "# A\r\n\r\nhello\r\n" });
+  await git(root, ["add", "a.md"]);
+  assert.equal(await git(root, ["status", "--porcelain", "--", "a.md"]), "");
+  await assertCachedScanExact(root, "text attribute");
+  // A clean filter, from .git/info/attributes: a line git never stores.
+  await Deno.remove(join(root, ".gitattributes"));
+  await git(root, ["rm", "-q", "--cached", ".gitattributes"]);
+  await writeFiles(root, { "b.md": "# B\n" });
+  await git(root, ["add", "-A"]);
+  await git(root, ["commit", "-qm", "plain"]);
+  await assertCachedScanExact(root, "plain again");
+  await git(root, ["config", "filter.strip.clean", "grep -v '^DRAFT' || true"]);
+  await writeFiles(root, { ".git/info/attributes": "b.md filter=strip\n" });
+  await writeFiles(root, { "b.md": "# B\nDRAFT see [x](missing.md)\n" });
+  await git(root, ["add", "b.md"]);
+  assert.equal(await git(root, ["status", "--porcelain", "--", "b.md"]), "");
+  await assertCachedScanExact(root, "clean filter");
+  const b = (await facts(root)).signals["b.md"];
+  assert.ok(b.some((s) => s.kind === "broken_link" && s.target === "missing.md"));
+});
+
+Deno.test("a doc made unreadable is left out as without the cache, whatever core.trustctime says", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await git(root, ["config", "core.trustctime", "false"]);
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    "a.md": "[b](b.md)\n",
+    "b.md": "# B\n",
+  }, DAY);
+  // Files older than the index, whose record is the user's (their owner is in it): git then
+  // trusts their lstat (none is "racily clean") and, ctime aside, a chmod changes none of it.
+  for (const name of ["a.md", "b.md"]) {
+    await Deno.utime(join(root, name), new Date(DAY), new Date(DAY));
+  }
+  await giveToUnprivileged(root);
+  const refresh = await runCommand("git", ["update-index", "--refresh"], {
+    cwd: root,
+    unprivileged: true,
+  });
+  assert.equal(refresh.code, 0, refresh.stderr);
+  const run = (args: string[] = []) =>
+    runSeam("scan", ["--format", "json", ...args], {
+      cwd: root,
+      env: { DOCHYGIENE_NOW: NOW },
+      unprivileged: true,
+    });
+  assert.equal((await run()).code, 0);
+  await Deno.chmod(join(root, "b.md"), 0o000);
+  try {
+    const cached = await run();
+    const cold = await run(["--no-cache", "--no-write"]);
+    assert.equal(cached.code, 0);
+    assert.equal(cached.stderr, cold.stderr);
+    assert.match(cached.stderr, /b\.md.*cannot be read/);
+    const { generated_at: _a, ...a } = JSON.parse(cached.stdout);
+    const { generated_at: _b, ...b } = JSON.parse(cold.stdout);
+    assert.deepEqual(a, b);
+    assert.deepEqual(a.shortlist, ["a.md"]);
+  } finally {
+    await Deno.chmod(join(root, "b.md"), 0o644);
+  }
 });
