@@ -60,6 +60,8 @@ export interface ReadDocsOptions {
      * its `oid`.
      */
     oids?: readonly string[];
+    /** Hash the bytes of each doc read whole against `oids` (see above); default `false`. */
+    record?: boolean;
     /**
      * 1 for each doc (by index) git vouches has the bytes whose facts the
      * cache holds (its `oids` blob is the one the cache's facts were made
@@ -118,6 +120,8 @@ export interface Summarizer {
   expect?: readonly string[];
   /** For the scan cache: the blob id git vouches each path (by index) has ("" for none). */
   oids?: readonly string[];
+  /** For the scan cache: hash the bytes of each doc read whole against `oids`. */
+  record?: boolean;
   /** For the scan cache: 1 for each path (by index) taken as `expect`ed without a read. */
   vouched?: Uint8Array;
   /** For the scan cache: a listed path's index in the listing (-1 for any other). */
@@ -229,7 +233,7 @@ export async function readDocs(
   const keepLinks = options.keepLinks ?? false;
   const batch = options.batch ?? _BATCH;
   const cache = options.cache !== undefined;
-  const { expect, oids, vouched } = options.cache ?? {};
+  const { expect, oids, record, vouched } = options.cache ?? {};
   const job = {
     root,
     paths,
@@ -241,6 +245,7 @@ export async function readDocs(
     cache,
     expect,
     oids,
+    record: record ?? false,
     vouched,
   };
   const wanted = helperThreads(paths.length, options.parallelFrom, options.cores);
@@ -388,7 +393,7 @@ export async function readAnalysedBatch(
       : readDocSync(root, paths[i], {
         regularFile: listed,
         expect: expect?.[i] || undefined,
-        oid: plain ? oids![i] : undefined,
+        oid: plain && summarizer!.record ? oids![i] : undefined,
       });
   }
   let waiting = false;
@@ -497,7 +502,7 @@ export interface ThreadReader {
 export function threadReader(
   job:
     & Pick<HelperJob, "root" | "skipLstat" | "links" | "keepLinks">
-    & Partial<Pick<HelperJob, "cache" | "expect" | "oids" | "vouched">>,
+    & Partial<Pick<HelperJob, "cache" | "expect" | "oids" | "record" | "vouched">>,
   entry: DirEntries = dirEntries(job.root),
 ): ThreadReader {
   const disk = job.cache ? new DiskRecord() : undefined;
@@ -528,6 +533,7 @@ export function threadReader(
         disk,
         expect: job.expect,
         oids: job.oids,
+        record: job.record,
         vouched: job.vouched,
         indexOf: disk === undefined ? undefined : listingIndex(links.paths),
         attributed: _attributed(entry),
@@ -605,6 +611,8 @@ export interface HelperJob {
   expect: readonly string[] | undefined;
   /** For the scan cache: the blob id git vouches each path (by index) has ("" for none). */
   oids: readonly string[] | undefined;
+  /** For the scan cache: hash the bytes of each doc read whole against `oids`. */
+  record: boolean;
   /** For the scan cache: 1 for each path (by index) taken as `expect`ed without a read. */
   vouched: Uint8Array | undefined;
   /** Each helper's claim on the job: 0 not yet, 1 taken up by the helper, 2 given up by `readDocs`. */

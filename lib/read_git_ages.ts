@@ -213,12 +213,7 @@ export async function readGitAges(
  * ```
  */
 export async function readGitTip(root: string): Promise<GitTip> {
-  // Where replace refs live, and whether they are used, may be set in the environment (which git
-  // inherits unread where this process may not read it: no fingerprint then).
-  const env = Deno.permissions.querySync({ name: "env" }).state === "granted"
-    ? Deno.env.toObject()
-    : undefined;
-  const base = env?.GIT_REPLACE_REF_BASE || "refs/replace/";
+  // (`GIT_NO_REPLACE_OBJECTS` and `GIT_REPLACE_REF_BASE` never reach git: see `runGit`.)
   const [out, replaced, used] = await Promise.all([
     // HEAD's id even when its commit object is missing (the history pass then says so). Exit 1:
     // no HEAD yet.
@@ -234,20 +229,15 @@ export async function readGitTip(root: string): Promise<GitTip> {
       "HEAD",
     ], { okCodes: [0, 1] }),
     // Each replace ref by name and value: which commit is replaced, and by what.
-    runGit(root, ["for-each-ref", "--format=%(refname) %(objectname)", base]),
+    runGit(root, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/"]),
     runGit(root, ["config", "--get", "core.useReplaceRefs"], { okCodes: [0, 1] }),
   ]);
   const decoder = new TextDecoder();
   const [shallow, shallowFile, graftsFile, head] = decoder.decode(out.stdout).split("\n");
   const boundary = _contents(resolve(root, shallowFile ?? ""));
   const grafts = _contents(resolve(root, graftsFile ?? ""));
-  const replacing = [
-    decoder.decode(replaced.stdout),
-    decoder.decode(used.stdout),
-    env?.GIT_NO_REPLACE_OBJECTS ?? "",
-    base,
-  ].join("\0");
-  const history = boundary === undefined || grafts === undefined || env === undefined
+  const replacing = `${decoder.decode(replaced.stdout)}\0${decoder.decode(used.stdout)}`;
+  const history = boundary === undefined || grafts === undefined
     ? undefined
     : contentFingerprint(new TextEncoder().encode(`${boundary}\0${grafts}\0${replacing}`));
   return { head: out.code === 0 ? head : undefined, shallow: shallow === "true", history };

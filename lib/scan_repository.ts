@@ -108,6 +108,8 @@ export interface ScanOutcome {
  */
 export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
   const { root, config } = options;
+  // Before git reads its index for the listing (see `record` below).
+  const started = Date.now();
   const inGit = await pathExists(join(root, ".git"));
   // Never with keepLinks (the cache keeps no links).
   const cacheRead = options.cacheFile !== undefined && !options.keepLinks
@@ -128,7 +130,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   // cores allow, are started once the docs are known to be many: most files may not be docs).
   const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    return await _scan(options, inGit, listingPromise, agesPromise, cacheRead, helpers);
+    return await _scan(options, inGit, started, listingPromise, agesPromise, cacheRead, helpers);
   } finally {
     for (const helper of helpers) helper.close();
   }
@@ -137,6 +139,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
 async function _scan(
   options: ScanRepositoryOptions,
   inGit: boolean,
+  started: number,
   listingPromise: Promise<CandidateListing>,
   agesPromise: Promise<GitAges | undefined>,
   cacheRead: Promise<ScanCache | undefined> | undefined,
@@ -195,7 +198,13 @@ async function _scan(
   // The blob id git vouches each doc has; a doc whose blob the cache's facts were made from is
   // not even read. Not with attributes for every path in `.git/info/attributes`: git's word
   // may then be of bytes that only convert to the blob (see `ListedFile.oid`).
-  const oids = caching && inGit && !_infoAttributes(root) ? _vouchedOids(files, paths) : undefined;
+  const index = caching && inGit ? _indexFacts(root) : undefined;
+  const oids = index !== undefined && !index.attributes ? _vouchedOids(files, paths) : undefined;
+  // A blob id is kept with the bytes read only from an index written before the second this
+  // scan began: git compares times to the second, so a same-size rewrite that puts the mtime
+  // back in the second the index recorded could pass for unchanged (git's racy-entry rule).
+  const record = index !== undefined &&
+    Math.floor(index.indexMs / 1000) < Math.floor(started / 1000);
   const vouched = expect && oids && Uint8Array.from(
     paths,
     (path, i) => expect[i] !== "" && oids[i] !== "" && valid!.oid(path) === oids[i] ? 1 : 0,
@@ -210,6 +219,7 @@ async function _scan(
     cache: listed === undefined ? undefined : {
       expect,
       oids,
+      record,
       vouched,
       recheck: valid?.disk,
       take: (path, read) => {
@@ -455,25 +465,34 @@ function _vouchedOids(files: readonly ListedFile[], paths: readonly string[]): s
 }
 
 /**
- * Whether the repository's `info/attributes` (in its common directory, for a linked worktree)
- * holds anything; `true` when that cannot be told.
+ * What git's word on the repository's files rests on beyond the listing: whether its
+ * `info/attributes` (in the common directory, for a linked worktree) holds anything, and when its
+ * index was last written (epoch milliseconds); `undefined` when either cannot be told.
  */
-function _infoAttributes(root: string): boolean {
+function _indexFacts(root: string): { attributes: boolean; indexMs: number } | undefined {
   try {
-    let dir = join(root, ".git");
-    if (Deno.lstatSync(dir).isFile) {
-      const gitdir = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(dir))?.[1];
-      if (gitdir === undefined) return true;
-      dir = resolve(root, gitdir);
+    let gitDir = join(root, ".git");
+    let commonDir = gitDir;
+    if (Deno.lstatSync(gitDir).isFile) {
+      const pointer = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(gitDir))?.[1];
+      if (pointer === undefined) return undefined;
+      gitDir = commonDir = resolve(root, pointer);
       try {
-        dir = resolve(dir, Deno.readTextFileSync(join(dir, "commondir")).trim());
+        commonDir = resolve(gitDir, Deno.readTextFileSync(join(gitDir, "commondir")).trim());
       } catch (err) {
-        if (!(err instanceof Deno.errors.NotFound)) return true;
+        if (!(err instanceof Deno.errors.NotFound)) return undefined;
       }
     }
-    return Deno.statSync(join(dir, "info", "attributes")).size > 0;
-  } catch (err) {
-    return !(err instanceof Deno.errors.NotFound);
+    let attributes = false;
+    try {
+      attributes = Deno.statSync(join(commonDir, "info", "attributes")).size > 0;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) return undefined;
+    }
+    const indexMs = Deno.statSync(join(gitDir, "index")).mtime?.getTime();
+    return indexMs === undefined ? undefined : { attributes, indexMs };
+  } catch {
+    return undefined;
   }
 }
 
