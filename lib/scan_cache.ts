@@ -296,7 +296,7 @@ export class ScanCache {
     // The body is encoded after room for the checksum line, which is then put just before it:
     // no copy of the whole (an ASCII body's length in bytes is its length; else it is measured).
     const room = 64;
-    const size = /[^\x00-\x7f]/.test(text) ? _encoder.encode(text).length : text.length;
+    const size = /[\u0080-\uffff]/.test(text) ? _encoder.encode(text).length : text.length;
     const bytes = new Uint8Array(room + size);
     _encoder.encodeInto(text, bytes.subarray(room));
     const sum = _encoder.encode(`${contentFingerprint(bytes.subarray(room))}\n`);
