@@ -111,7 +111,7 @@ export {
 } from "./lib/scan_repository.ts";
 export { type GitFacts, readGitFacts } from "./lib/read_git_facts.ts";
 export { type CandidateListing } from "./lib/list_candidates.ts";
-export { type GitAges, type KnownAges } from "./lib/read_git_ages.ts";
+export { type GitAges, type GitTip, type KnownAges } from "./lib/read_git_ages.ts";
 export { type DocLink } from "./lib/extract_links.ts";
 export {
   type ExclusionReason,

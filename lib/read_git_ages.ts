@@ -10,7 +10,7 @@
 import { contentFingerprint } from "./content_fingerprint.ts";
 import { decodeNulTerminated } from "./decode_path.ts";
 import { resolve } from "./path.ts";
-import { runGit } from "./run_git.ts";
+import { type GitResult, runGit } from "./run_git.ts";
 
 /** What {@linkcode readGitAges} learned. */
 export interface GitAges {
@@ -61,6 +61,12 @@ export interface GitTip {
    * them cannot be read.
    */
   history: string | undefined;
+  /**
+   * Where git keeps the index and `info/attributes`, as `git rev-parse
+   * --git-path` says (a linked worktree's own index, the common directory's
+   * attributes): what git's word on the working tree rests on.
+   */
+  files: { index: string; attributes: string };
 }
 
 /** One `git log` pass over HEAD's first-parent history, or over the commits since a known one. */
@@ -87,6 +93,8 @@ export interface ReadGitAgesOptions {
   known?: KnownAges | Promise<KnownAges | undefined>;
   /** Runs the passes (default: {@linkcode historyPass} on this thread). */
   pass?: PassRunner;
+  /** HEAD and its history's shape, already being read (default: {@linkcode readGitTip}). */
+  tip?: Promise<GitTip>;
 }
 
 /**
@@ -158,7 +166,7 @@ export async function readGitAges(
   options: ReadGitAgesOptions = {},
 ): Promise<GitAges> {
   const pass = options.pass ?? ((since?: string) => historyPass(root, since));
-  const tipRead = readGitTip(root);
+  const tipRead = options.tip ?? readGitTip(root);
   tipRead.catch(() => {}); // awaited below
   const known = await options.known;
   // Nothing to start from: the full pass runs alongside the tip's reading.
@@ -214,7 +222,7 @@ export async function readGitAges(
  */
 export async function readGitTip(root: string): Promise<GitTip> {
   // (`GIT_NO_REPLACE_OBJECTS` and `GIT_REPLACE_REF_BASE` never reach git: see `runGit`.)
-  const [out, replaced, used] = await Promise.all([
+  const settled = await Promise.allSettled([
     // HEAD's id even when its commit object is missing (the history pass then says so). Exit 1:
     // no HEAD yet.
     runGit(root, [
@@ -224,6 +232,10 @@ export async function readGitTip(root: string): Promise<GitTip> {
       "shallow",
       "--git-path",
       "info/grafts",
+      "--git-path",
+      "index",
+      "--git-path",
+      "info/attributes",
       "--verify",
       "-q",
       "HEAD",
@@ -232,15 +244,26 @@ export async function readGitTip(root: string): Promise<GitTip> {
     runGit(root, ["for-each-ref", "--format=%(refname) %(objectname)", "refs/replace/"]),
     runGit(root, ["config", "--get", "core.useReplaceRefs"], { okCodes: [0, 1] }),
   ]);
+  // A failure is told by the first command, whichever git process ended first.
+  for (const result of settled) if (result.status === "rejected") throw result.reason;
+  const [out, replaced, used] = settled.map((result) =>
+    (result as PromiseFulfilledResult<GitResult>).value
+  );
   const decoder = new TextDecoder();
-  const [shallow, shallowFile, graftsFile, head] = decoder.decode(out.stdout).split("\n");
+  const [shallow, shallowFile, graftsFile, index, attributes, head] = decoder.decode(out.stdout)
+    .split("\n");
   const boundary = _contents(resolve(root, shallowFile ?? ""));
   const grafts = _contents(resolve(root, graftsFile ?? ""));
   const replacing = `${decoder.decode(replaced.stdout)}\0${decoder.decode(used.stdout)}`;
   const history = boundary === undefined || grafts === undefined
     ? undefined
     : contentFingerprint(new TextEncoder().encode(`${boundary}\0${grafts}\0${replacing}`));
-  return { head: out.code === 0 ? head : undefined, shallow: shallow === "true", history };
+  return {
+    head: out.code === 0 ? head : undefined,
+    shallow: shallow === "true",
+    history,
+    files: { index: resolve(root, index ?? ""), attributes: resolve(root, attributes ?? "") },
+  };
 }
 
 /**

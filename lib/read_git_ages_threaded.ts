@@ -9,6 +9,7 @@
 import { DochygieneError, type ExitCode } from "./dochygiene_error.ts";
 import {
   type GitAges,
+  type GitTip,
   type HistoryPass,
   historyPass,
   type KnownAges,
@@ -25,7 +26,7 @@ type _Reply =
 
 /**
  * Reads the git ages of `root` like {@linkcode readGitAges} (from `known`
- * ages, when given), with each `git log` pass on a Web Worker. A process
+ * ages and the `tip` being read, when given), with each `git log` pass on a Web Worker. A process
  * writing to a pipe stops when the pipe is full, and this thread only drains
  * it when its event loop runs: a thread that reads docs synchronously would
  * keep git waiting (or pay a timer turn, ~2 ms, every few milliseconds).
@@ -54,10 +55,11 @@ type _Reply =
 export async function readGitAgesThreaded(
   root: string,
   known?: Promise<KnownAges | undefined>,
+  tip?: Promise<GitTip>,
 ): Promise<GitAges> {
   const thread = new _PassThread(root);
   try {
-    return await readGitAges(root, { known, pass: (since) => thread.pass(since) });
+    return await readGitAges(root, { known, tip, pass: (since) => thread.pass(since) });
   } finally {
     thread.close();
   }

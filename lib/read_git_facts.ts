@@ -7,7 +7,7 @@
  */
 
 import { type CandidateListing, listCandidates } from "./list_candidates.ts";
-import type { GitAges, KnownAges } from "./read_git_ages.ts";
+import { type GitAges, type GitTip, type KnownAges, readGitTip } from "./read_git_ages.ts";
 import { readGitAgesThreaded } from "./read_git_ages_threaded.ts";
 
 /** The listing and the history pass of one repository, in flight or done. */
@@ -16,6 +16,8 @@ export interface GitFacts {
   listing: Promise<CandidateListing>;
   /** One `git log --first-parent` pass. */
   ages: Promise<GitAges>;
+  /** HEAD, its history's shape and where git keeps its index (the pass starts from it). */
+  tip: Promise<GitTip>;
 }
 
 /**
@@ -39,12 +41,12 @@ export interface GitFacts {
  * ```
  */
 export function readGitFacts(root: string, known?: Promise<KnownAges | undefined>): GitFacts {
-  const facts = {
-    listing: listCandidates(root, { git: true, excludedDirs: [] }),
-    ages: readGitAgesThreaded(root, known),
-  };
+  const listing = listCandidates(root, { git: true, excludedDirs: [] });
+  const tip = readGitTip(root);
+  const facts = { listing, ages: readGitAgesThreaded(root, known, tip), tip };
   // Awaited by the readers; never an unhandled rejection meanwhile.
   facts.listing.catch(() => {});
   facts.ages.catch(() => {});
+  facts.tip.catch(() => {});
   return facts;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./clock.ts";
@@ -13,7 +13,7 @@ import { type CandidateListing, listCandidates, type ListedFile } from "./list_c
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
 import { loadIgnore } from "./load_ignore.ts";
-import type { GitAges, KnownAges } from "./read_git_ages.ts";
+import type { GitAges, GitTip, KnownAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
 import {
@@ -125,12 +125,11 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const listingPromise = facts?.listing ??
     listCandidates(root, { git: false, excludedDirs: config.excluded_dirs });
   listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-  const agesPromise: Promise<GitAges | undefined> = facts?.ages ?? Promise.resolve(undefined);
   // A large index promises many docs: one helper thread loads while git lists (more, where the
   // cores allow, are started once the docs are known to be many: most files may not be docs).
   const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    return await _scan(options, inGit, started, listingPromise, agesPromise, cacheRead, helpers);
+    return await _scan(options, started, facts, listingPromise, cacheRead, helpers);
   } finally {
     for (const helper of helpers) helper.close();
   }
@@ -138,14 +137,14 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
 
 async function _scan(
   options: ScanRepositoryOptions,
-  inGit: boolean,
   started: number,
+  facts: GitFacts | undefined,
   listingPromise: Promise<CandidateListing>,
-  agesPromise: Promise<GitAges | undefined>,
   cacheRead: Promise<ScanCache | undefined> | undefined,
   helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
   const { root, config } = options;
+  const inGit = facts !== undefined;
   const caching = cacheRead !== undefined;
   // The cache is read while git lists (this thread waits for it anyway).
   const [ignored, listing, cache] = await Promise.all([
@@ -198,7 +197,7 @@ async function _scan(
   // The blob id git vouches each doc has; a doc whose blob the cache's facts were made from is
   // not even read. Not with attributes for every path in `.git/info/attributes`: git's word
   // may then be of bytes that only convert to the blob (see `ListedFile.oid`).
-  const index = caching && inGit ? _indexFacts(root) : undefined;
+  const index = caching && inGit ? _indexFacts((await facts.tip).files) : undefined;
   const oids = index !== undefined && !index.attributes ? _vouchedOids(files, paths) : undefined;
   // A blob id is kept with the bytes read only from an index written before the second this
   // scan began: git compares times to the second, so a same-size rewrite that puts the mtime
@@ -247,7 +246,7 @@ async function _scan(
   for (const [target, count] of cachedInbound) {
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
-  const ages = await agesPromise;
+  const ages = await facts?.ages;
   const cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
@@ -465,31 +464,19 @@ function _vouchedOids(files: readonly ListedFile[], paths: readonly string[]): s
 }
 
 /**
- * What git's word on the repository's files rests on beyond the listing: whether its
- * `info/attributes` (in the common directory, for a linked worktree) holds anything, and when its
- * index was last written (epoch milliseconds); `undefined` when either cannot be told.
+ * What git's word on the working tree rests on beyond the listing: whether `info/attributes`
+ * holds anything, and when the index was last written (epoch milliseconds); `undefined` when
+ * either cannot be told.
  */
-function _indexFacts(root: string): { attributes: boolean; indexMs: number } | undefined {
+function _indexFacts(files: GitTip["files"]): { attributes: boolean; indexMs: number } | undefined {
+  let attributes = false;
   try {
-    let gitDir = join(root, ".git");
-    let commonDir = gitDir;
-    if (Deno.lstatSync(gitDir).isFile) {
-      const pointer = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(gitDir))?.[1];
-      if (pointer === undefined) return undefined;
-      gitDir = commonDir = resolve(root, pointer);
-      try {
-        commonDir = resolve(gitDir, Deno.readTextFileSync(join(gitDir, "commondir")).trim());
-      } catch (err) {
-        if (!(err instanceof Deno.errors.NotFound)) return undefined;
-      }
-    }
-    let attributes = false;
-    try {
-      attributes = Deno.statSync(join(commonDir, "info", "attributes")).size > 0;
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) return undefined;
-    }
-    const indexMs = Deno.statSync(join(gitDir, "index")).mtime?.getTime();
+    attributes = Deno.statSync(files.attributes).size > 0;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) return undefined;
+  }
+  try {
+    const indexMs = Deno.statSync(files.index).mtime?.getTime();
     return indexMs === undefined ? undefined : { attributes, indexMs };
   } catch {
     return undefined;
