@@ -190,7 +190,8 @@ async function _listGit(root: string): Promise<CandidateListing> {
 export function parseLsFiles(stdout: Uint8Array): CandidateListing {
   const byPath = new Map<string, ListedFile>();
   const opaque: string[] = [];
-  const changed = new Set<string>();
+  const deleted = new Set<string>();
+  const modified = new Set<string>();
   const records = decodeNulTerminated(stdout);
   // git ends every record with NUL; a last unterminated one is taken as it is.
   const tail = stdout.lastIndexOf(0) + 1;
@@ -211,7 +212,7 @@ export function parseLsFiles(stdout: Uint8Array): CandidateListing {
     if (type === "gitlink") opaque.push(path);
     const tag = record[0];
     if (tag === "R" || tag === "r" || tag === "C" || tag === "c") {
-      changed.add(tag === "R" || tag === "r" ? path : `${path}\0`);
+      (tag === "R" || tag === "r" ? deleted : modified).add(path);
       continue;
     }
     const file: ListedFile = { path, tracked: true, type };
@@ -223,12 +224,12 @@ export function parseLsFiles(stdout: Uint8Array): CandidateListing {
     if (byPath.get(path)?.tracked) delete file.oid;
     byPath.set(path, file);
   }
-  // Deleted (`R`) or modified (`C`, kept with a NUL no path holds): no bytes git vouches for.
-  for (const key of changed) {
-    const file = byPath.get(key.endsWith("\0") ? key.slice(0, -1) : key);
+  // Deleted (`R`) or modified (`C`): no bytes git vouches for.
+  for (const path of [...deleted, ...modified]) {
+    const file = byPath.get(path);
     if (!file?.tracked) continue;
     delete file.oid;
-    if (!key.endsWith("\0")) file.absent = true;
+    if (deleted.has(path)) file.absent = true;
   }
   const files = [...byPath.values()].sort((a, b) => byCodePoint(a.path, b.path));
   return { files, opaque: opaque.sort(byCodePoint), warnings: [] };
