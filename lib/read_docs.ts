@@ -104,6 +104,12 @@ export interface ReadDocsOptions {
   cores?: number;
   /** Paths taken from the shared counter at once (default 64). */
   batch?: number;
+  /**
+   * Start this thread's reading only once each helper has returned its first
+   * batch (or ended): for tests that pin what the helpers read, whatever the
+   * machine's load (default `false`).
+   */
+  helpersFirst?: boolean;
 }
 
 /** How a reading thread summarises each doc (see {@linkcode summarizeDoc}). */
@@ -269,9 +275,16 @@ export async function readDocs(
       }
     }
   };
-  const helping = helpers.map((helper, slot) =>
-    _runHelper(helper, { ...job, claims, slot }, results, (start, end) => takeCached(start, end))
-  );
+  const firsts = helpers.map(() => Promise.withResolvers<void>());
+  const helping = helpers.map((helper, slot) => {
+    const helped = _runHelper(helper, { ...job, claims, slot }, results, (start, end) => {
+      firsts[slot].resolve();
+      takeCached(start, end);
+    });
+    (helped ?? Promise.resolve()).then(() => firsts[slot].resolve());
+    return helped;
+  });
+  if (options.helpersFirst) await Promise.all(firsts.map(({ promise }) => promise));
   const { regular, summarizer, onDisk } = threadReader(job);
   const inbound = summarizer?.inbound ?? new Map<string, number>();
   let lastTurn = performance.now();

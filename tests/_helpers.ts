@@ -143,12 +143,14 @@ export async function runCommand(
   options: CommandOptions,
 ): Promise<SeamRun> {
   if (options.unprivileged && IS_ROOT) {
-    await using cache = await _denoDirCopy();
+    const kit = await _unprivilegedKit();
     const setpriv = [`--reuid=${_UNPRIVILEGED}`, `--regid=${_UNPRIVILEGED}`, "--clear-groups"];
-    // Awaited here: the cache copy is disposed of when this block exits.
-    return await runCommand("setpriv", [...setpriv, command, ...args], {
+    // The package itself may sit where only root can enter (a clone under /root): the child runs
+    // the kit's copy of every file of it that the command names.
+    const reachable = args.map((arg) => arg.replaceAll(PACKAGE_DIR, kit.packageDir));
+    return await runCommand("setpriv", [...setpriv, command, ...reachable], {
       ...options,
-      env: { DENO_DIR: cache.path, HOME: cache.path, ...options.env },
+      env: { DENO_DIR: kit.denoDir, HOME: kit.denoDir, ...options.env },
       unprivileged: false,
     });
   }
@@ -201,18 +203,66 @@ export async function giveToUnprivileged(path: string): Promise<void> {
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
+/** What a command run as the unprivileged user reaches instead of root's own files. */
+interface _UnprivilegedKit {
+  /** A copy of the package (its scripts, `lib/`, test children, `deno.json`, lockfile). */
+  packageDir: string;
+  /** A Deno cache it may read and write, holding a copy of root's npm packages. */
+  denoDir: string;
+}
+
+let _kit: Promise<_UnprivilegedKit> | undefined;
+
 /**
- * A Deno cache directory any user can read and write, holding a copy of the
- * npm packages only: Deno's SQLite caches beside them are open in running
- * processes (not safe to copy), and the child builds its own.
+ * Makes, once per test process, the files the unprivileged user needs in a place it can reach:
+ * the package may be cloned under a directory only root may enter (`/root` is mode 0700 in
+ * containers and CI runners), and so is root's Deno cache. Only the npm packages are copied into
+ * the cache: Deno's SQLite caches beside them are open in running processes (not safe to copy),
+ * and the children build their own. Removed when the test process ends.
  */
-async function _denoDirCopy(): Promise<TempDir> {
-  const copy = await tempDir("dochygiene-deno-dir-");
-  const info = await new Deno.Command(DENO, { args: ["info", "--json"] }).output();
-  const npmCache = JSON.parse(new TextDecoder().decode(info.stdout)).npmCache;
-  await new Deno.Command("cp", { args: ["-R", npmCache, join(copy.path, "npm")] }).output();
-  await new Deno.Command("chmod", { args: ["-R", "a+rwX", copy.path] }).output();
-  return copy;
+function _unprivilegedKit(): Promise<_UnprivilegedKit> {
+  return _kit ??= (async () => {
+    const base = await tempDir("dochygiene-unprivileged-");
+    globalThis.addEventListener("unload", () => {
+      try {
+        Deno.removeSync(base.path, { recursive: true });
+      } catch { /* already gone */ }
+    });
+    const packageDir = join(base.path, "package");
+    const denoDir = join(base.path, "deno-dir");
+    await Deno.mkdir(packageDir);
+    await Deno.mkdir(denoDir);
+    // The package as it is on disk (uncommitted edits included), less what no child runs.
+    const copy = await new Deno.Command("sh", {
+      args: [
+        "-c",
+        'tar -C "$1" --exclude=./.git --exclude=./fixtures --exclude=./bench --exclude=./dist ' +
+        '--exclude=./.dochygiene -cf - . | tar -C "$2" -xf -',
+        "sh",
+        PACKAGE_DIR,
+        packageDir,
+      ],
+      stderr: "piped",
+    }).output();
+    assert.equal(copy.code, 0, new TextDecoder().decode(copy.stderr));
+    const info = await new Deno.Command(DENO, { args: ["info", "--json"], stdout: "piped" })
+      .output();
+    const npmCache = JSON.parse(new TextDecoder().decode(info.stdout)).npmCache;
+    if (npmCache && await _exists(npmCache)) {
+      await new Deno.Command("cp", { args: ["-R", npmCache, join(denoDir, "npm")] }).output();
+    }
+    await new Deno.Command("chmod", { args: ["-R", "a+rwX", base.path] }).output();
+    return { packageDir, denoDir };
+  })();
+}
+
+async function _exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -37,22 +37,42 @@ async function facts(
 }
 
 /**
- * Scans with the cache (`scan` runs it) until the cache keeps the blob id of each of `paths`: a
- * scan keeps them only from an index git wrote before the second the scan began, so this takes
- * scans until a second has passed since git last wrote it (a few).
+ * Leaves the repository as git leaves one a while after its last write, with no waiting: every
+ * tracked file dated two minutes back, git's stat records refreshed to match, then the index dated
+ * one minute back — still newer than every entry, so none is racily clean. A scan keeps blob ids
+ * only from an index written before the second the scan began. `runGit` runs git in `root` (as
+ * the repository's owner).
  */
-async function scanUntilVouched(
+async function settleIndex(
+  root: string,
+  runGit: (args: string[]) => Promise<string> = (args) => git(root, args),
+): Promise<number> {
+  const now = Date.now() / 1000;
+  for (const path of (await runGit(["ls-files", "-z"])).split("\0").filter(Boolean)) {
+    await Deno.utime(join(root, path), now - 120, now - 120);
+  }
+  const stamped = Date.now();
+  await runGit(["update-index", "-q", "--refresh"]);
+  await Deno.utime(join(root, ".git", "index"), now - 60, now - 60);
+  return stamped;
+}
+
+/**
+ * Settles the index ({@linkcode settleIndex}), scans with the cache (`scan` runs it) and asserts
+ * that the cache kept the blob id of each of `paths`; returns when the files' ctimes were stamped.
+ */
+async function scanVouched(
   root: string,
   paths: string[],
   scan: () => Promise<unknown> = () => facts(root),
-): Promise<void> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    await scan();
-    const header = JSON.parse((await cacheBody(root)).split("\n")[0]);
-    const oids = paths.map((path) => header.oids[header.paths.indexOf(path)]);
-    if (oids.every((oid) => typeof oid === "string" && oid !== "")) return;
-  }
-  assert.fail(`no blob id kept for ${paths.join(", ")}`);
+  runGit?: (args: string[]) => Promise<string>,
+): Promise<number> {
+  const stamped = await settleIndex(root, runGit);
+  await scan();
+  const header = JSON.parse((await cacheBody(root)).split("\n")[0]);
+  const oids = paths.map((path) => header.oids[header.paths.indexOf(path)]);
+  assert.ok(oids.every((oid) => typeof oid === "string" && oid !== ""), `blob ids: ${oids}`);
+  return stamped;
 }
 
 /** The scan with the cache, which must equal a scan that analyses every doc. */
@@ -455,12 +475,12 @@ Deno.test("a doc whose blob git vouches for changed since the cache kept its id 
   await using repo = await tempRepo();
   const root = repo.path;
   await commitFiles(root, { ".gitignore": ".dochygiene/\n", "a.md": "see `src/a.ts`\n" }, DAY);
-  await scanUntilVouched(root, ["a.md"]);
+  await scanVouched(root, ["a.md"]);
   // Same size, staged: git vouches for the file again, for another blob.
   await writeFiles(root, { "a.md": "see `src/b.ts`\n" });
   await git(root, ["add", "a.md"]);
   await assertCachedScanExact(root, "staged");
-  await scanUntilVouched(root, ["a.md"]);
+  await scanVouched(root, ["a.md"]);
   await commitFiles(root, { "a.md": "see `src/c.ts`\n" }, DAY);
   await assertCachedScanExact(root, "committed");
   const missing = (await facts(root)).signals["a.md"].filter((s) => s.kind === "missing_path");
@@ -476,7 +496,7 @@ Deno.test("a doc git finds unchanged only through a conversion (line endings, a 
     DAY,
   );
   // Each case starts from a cache that keeps the doc's blob id (as git vouches for it).
-  await scanUntilVouched(root, ["a.md", "b.md"]);
+  await scanVouched(root, ["a.md", "b.md"]);
   // core.autocrlf: a checkout writes CRLF, which git converts back to the blob.
   await git(root, ["config", "core.autocrlf", "true"]);
   await Deno.remove(join(root, "a.md"));
@@ -485,7 +505,7 @@ Deno.test("a doc git finds unchanged only through a conversion (line endings, a 
   await assertCachedScanExact(root, "autocrlf");
   await git(root, ["config", "core.autocrlf", "false"]);
   await git(root, ["checkout", "--", "a.md"]);
-  await scanUntilVouched(root, ["a.md"]);
+  await scanVouched(root, ["a.md"]);
   // An attribute in the tree: CRLF bytes staged, the blob unchanged.
   await writeFiles(root, { ".gitattributes": "*.md text\n", "a.md": "# A\r\n\r\nhello\r\n" });
   await git(root, ["add", ".gitattributes", "a.md"]);
@@ -495,7 +515,7 @@ Deno.test("a doc git finds unchanged only through a conversion (line endings, a 
   await Deno.remove(join(root, ".gitattributes"));
   await writeFiles(root, { "a.md": "# A\n\nhello\n" });
   await git(root, ["add", "-A"]);
-  await scanUntilVouched(root, ["b.md"]);
+  await scanVouched(root, ["b.md"]);
   await git(root, ["config", "filter.strip.clean", "grep -v '^DRAFT' || true"]);
   await writeFiles(root, { ".git/info/attributes": "b.md filter=strip\n" });
   await writeFiles(root, { "b.md": "# B\nDRAFT see [x](missing.md)\n" });
@@ -515,24 +535,26 @@ Deno.test("a doc made unreadable is left out as without the cache, whatever core
     "a.md": "[b](b.md)\n",
     "b.md": "# B\n",
   }, DAY);
-  // Files older than the index, whose record is the user's (their owner is in it): git then
-  // trusts their lstat (none is "racily clean") and, ctime aside, a chmod changes none of it.
-  for (const name of ["a.md", "b.md"]) {
-    await Deno.utime(join(root, name), new Date(DAY), new Date(DAY));
-  }
   await giveToUnprivileged(root);
-  const refresh = await runCommand("git", ["update-index", "--refresh"], {
-    cwd: root,
-    unprivileged: true,
-  });
-  assert.equal(refresh.code, 0, refresh.stderr);
+  // The index is the user's: git refreshes it as the user (settleIndex dates the files back so
+  // that none is "racily clean", and then, ctime aside, a chmod changes none of their lstat).
+  const asOwner = async (args: string[]) => {
+    const out = await runCommand("git", args, { cwd: root, unprivileged: true });
+    assert.equal(out.code, 0, out.stderr);
+    return out.stdout;
+  };
   const run = (args: string[] = []) =>
     runSeam("scan", ["--format", "json", ...args], {
       cwd: root,
       env: { DOCHYGIENE_NOW: NOW },
       unprivileged: true,
     });
-  await scanUntilVouched(root, ["a.md", "b.md"], run);
+  const stamped = await scanVouched(root, ["a.md", "b.md"], run, asOwner);
+  // A chmod in the second that stamped the files' ctimes would be git's own blind spot (it
+  // compares ctimes to the second): it is made once the kernel's clock is past that second.
+  await new Promise((resolve) =>
+    setTimeout(resolve, (Math.floor(stamped / 1000) + 1) * 1000 + 20 - Date.now())
+  );
   await Deno.chmod(join(root, "b.md"), 0o000);
   try {
     const cached = await run();
@@ -555,10 +577,12 @@ Deno.test("a same-size rewrite that puts the mtime back, in the second git wrote
   const old = new Date("2017-07-14T02:40:00Z");
   const cacheFile = join(root, CACHE);
   let raced = false;
-  // The rewrite must land in the second git wrote its index (as an agent's quick edit would): the
-  // scan between is made in this process (a subprocess takes most of a second to start), and the
-  // whole tried until it fits in one second.
-  for (let attempt = 0; attempt < 20 && !raced; attempt++) {
+  // The rewrite must land in the second git wrote its index (as an agent's quick edit would), and
+  // only the kernel's clock stamps a file's ctime: each attempt starts as a second begins, so the
+  // whole (the scan between made in this process: a subprocess takes most of a second to start)
+  // has that second to fit in. Another attempt is made only if the second ran out midway.
+  for (let attempt = 0; attempt < 5 && !raced; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 - Date.now() % 1000));
     await writeFiles(root, { ".gitignore": ".dochygiene/\n", "a.md": "# A\nsee `src/a.ts`\n" });
     await Deno.utime(join(root, "a.md"), old, old);
     await git(root, ["add", "-A"]);
