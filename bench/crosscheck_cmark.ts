@@ -19,7 +19,7 @@
 import { parseArgs } from "node:util";
 import { loadYaml } from "../lib/load_yaml.ts";
 import { parseMarkdown } from "../lib/parse_markdown.ts";
-import { prng } from "../tests/_helpers.ts";
+import { prng } from "../tests/support/helpers.ts";
 
 const FRAGMENTS = [
   "- a",

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import FakeTimers from "@sinonjs/fake-timers";
 import { systemClock } from "../lib/clock.ts";
 import { decideReminder, type ReminderState } from "../lib/decide_reminder.ts";
-import { DENO, PACKAGE_DIR } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR } from "./support/helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 

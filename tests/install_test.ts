@@ -16,7 +16,7 @@ import {
   type SeamRun,
   tempDir,
   tempRepo,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 
 const SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
 const NOW = "2026-11-30T12:00:00.000Z";

@@ -12,7 +12,7 @@ import {
   tempRepo,
   writeFiles,
   writeNonUtf8Name,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 import { type CandidateListing, listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
 
 const paths = (l: { files: { path: string }[] }) => l.files.map((f) => f.path);
@@ -220,7 +220,7 @@ Deno.test("walk mode: an unreadable directory is a warning, not a failure", asyn
       "--quiet",
       `--config=${join(PACKAGE_DIR, "deno.json")}`,
       "--allow-read",
-      join(PACKAGE_DIR, "tests", "_walk_lister.ts"),
+      join(PACKAGE_DIR, "tests", "support", "walk_lister.ts"),
       dir.path,
     ], { cwd: dir.path, unprivileged: true });
     assert.equal(run.code, 0, run.stderr);

@@ -3,7 +3,7 @@ import { checkDocLinks, type DocLinkFacts } from "../lib/check_doc_links.ts";
 import { DiskRecord } from "../lib/disk_record.ts";
 import { ListingChange } from "../lib/listing_change.ts";
 import { type DiskLookup, PathIndex, type PathIndexSource } from "../lib/path_index.ts";
-import { prng } from "./_helpers.ts";
+import { prng } from "./support/helpers.ts";
 
 /** A disk holding `paths` (and their directories). */
 function disk(paths: ReadonlySet<string>): DiskLookup {

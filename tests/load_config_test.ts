@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { defaultConfig, loadConfig } from "../lib/load_config.ts";
 import { parseConfig } from "../lib/parse_config.ts";
-import { aliasBomb, tempDir } from "./_helpers.ts";
+import { aliasBomb, tempDir } from "./support/helpers.ts";
 
 function invalid(pattern: RegExp) {
   return (err: unknown) => {

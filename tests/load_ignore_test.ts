@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { tempDir } from "./_helpers.ts";
+import { tempDir } from "./support/helpers.ts";
 import { ignoreMatcher } from "../lib/ignore_matcher.ts";
 import { loadIgnore } from "../lib/load_ignore.ts";
 

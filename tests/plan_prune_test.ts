@@ -10,7 +10,7 @@ import {
   planPrune,
   type UnitFacts,
 } from "../lib/plan_prune.ts";
-import { dryRunInput } from "./_helpers.ts";
+import { dryRunInput } from "./support/helpers.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const DAY = 86_400_000;

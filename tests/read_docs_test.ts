@@ -4,7 +4,7 @@ import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
 import { readDocs, ReadHelper } from "../lib/read_docs.ts";
 import { cacheKey } from "../lib/scan_cache.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { PACKAGE_DIR, tempDir } from "./_helpers.ts";
+import { PACKAGE_DIR, tempDir } from "./support/helpers.ts";
 
 async function corpus(root: string): Promise<string[]> {
   const paths: string[] = [];

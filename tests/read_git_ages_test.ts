@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "./_helpers.ts";
+import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "./support/helpers.ts";
 import {
   type GitAges,
   historyPass,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { CONFIG_FILE_NAME, loadConfig } from "../lib/load_config.ts";
 import { DEFAULT_THRESHOLD_DAYS, readThreshold } from "../lib/read_threshold.ts";
-import { DENO, PACKAGE_DIR, tempDir } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR, tempDir } from "./support/helpers.ts";
 
 /** readThreshold on a root whose `.dochygiene.yml` holds `text`. */
 async function thresholdOf(text: string): Promise<number> {

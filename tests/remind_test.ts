@@ -16,7 +16,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 
 const NOW = "2026-11-30T09:00:00.000Z";
 const DAY = 24 * 60 * 60 * 1000;

@@ -11,7 +11,7 @@ import {
   runCommand,
   tempRepo,
   writeFiles,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 

@@ -13,7 +13,7 @@ import {
   runSeam as runSeamProcess,
   tempDir,
   tempRepo,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 
 const SPEC = {
   name: "demo",

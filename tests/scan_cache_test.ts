@@ -10,7 +10,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 import type { ScanArtifact } from "../lib/scan_docs.ts";
 import { contentFingerprint } from "../lib/content_fingerprint.ts";
 import { defaultConfig } from "../lib/load_config.ts";

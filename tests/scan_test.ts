@@ -14,7 +14,7 @@ import {
   tempRepo,
   writeFiles,
   writeNonUtf8Name,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { buildSampleRepo, sampleReport } from "../demo.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
 import { parseYaml } from "../lib/parse_yaml.ts";
-import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "./_helpers.ts";
+import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "./support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 

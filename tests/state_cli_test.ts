@@ -11,7 +11,7 @@ import {
   type SeamRun,
   tempRepo,
   writeFiles,
-} from "./_helpers.ts";
+} from "./support/helpers.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const VALID = await Deno.readTextFile(`${PACKAGE_DIR}/fixtures/reports/valid/full.json`);

@@ -10,7 +10,7 @@ import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { renderReport } from "../lib/render_report.ts";
 import { emptyState } from "../lib/state_file.ts";
 import { parseReport } from "../lib/validate_report.ts";
-import { DENO, PACKAGE_DIR, prng, tempRepo } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR, prng, tempRepo } from "./support/helpers.ts";
 
 const BASE = Date.parse("2026-01-01T00:00:00.000Z");
 
@@ -58,7 +58,7 @@ Deno.test("SIGKILL at 300 random moments never leaves a torn or corrupt state.js
   let lastSeq = 0;
   for (let i = 0; i < 300; i++) {
     await killAfterFirstLine(
-      join(PACKAGE_DIR, "tests/_state_writer.ts"),
+      join(PACKAGE_DIR, "tests/support/state_writer.ts"),
       [],
       repo.path,
       Math.floor(random() * 12),
@@ -86,7 +86,7 @@ Deno.test("SIGKILL during report writes never leaves zero pairs, nor a torn one"
   let lastStamp = "";
   for (let i = 0; i < 60; i++) {
     await killAfterFirstLine(
-      join(PACKAGE_DIR, "tests/_report_writer.ts"),
+      join(PACKAGE_DIR, "tests/support/report_writer.ts"),
       [fixture],
       repo.path,
       Math.floor(random() * 15),

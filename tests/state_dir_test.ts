@@ -6,7 +6,7 @@ import {
   hasWritePermission,
   resolveStateDir,
 } from "../lib/state_dir.ts";
-import { tempDir } from "./_helpers.ts";
+import { tempDir } from "./support/helpers.ts";
 
 function code(expected: string) {
   return (err: unknown) => {

@@ -10,7 +10,7 @@ import {
   readState,
   updateState,
 } from "../lib/state_file.ts";
-import { tempDir } from "./_helpers.ts";
+import { tempDir } from "./support/helpers.ts";
 
 const T = "2026-11-30T03:36:18.000Z";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { DENO, PACKAGE_DIR, runSeam, tempRepo } from "./_helpers.ts";
+import { DENO, PACKAGE_DIR, runSeam, tempRepo } from "./support/helpers.ts";
 
 const at = (base: string, i: number) => new Date(Date.parse(base) + i * 1000).toISOString();
 
@@ -16,7 +16,7 @@ async function remindLike(cwd: string, id: number): Promise<number> {
       "--quiet",
       `--config=${join(PACKAGE_DIR, "deno.json")}`,
       ...PERMISSION_FLAGS.remind,
-      join(PACKAGE_DIR, "tests/_remind_like_writer.ts"),
+      join(PACKAGE_DIR, "tests/support/remind_like_writer.ts"),
       String(id),
     ],
     cwd,

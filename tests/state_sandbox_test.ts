@@ -4,7 +4,7 @@
 
 import assert from "node:assert/strict";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { DENO, git, PACKAGE_DIR, tempDir, writeFiles } from "./_helpers.ts";
+import { DENO, git, PACKAGE_DIR, tempDir, writeFiles } from "./support/helpers.ts";
 
 Deno.test("under state.ts's flags, writes outside .dochygiene fail with NotCapable", async () => {
   await using outer = await tempDir();
@@ -19,7 +19,7 @@ Deno.test("under state.ts's flags, writes outside .dochygiene fail with NotCapab
       "--quiet",
       `--config=${PACKAGE_DIR}/deno.json`,
       ...PERMISSION_FLAGS.state,
-      `${PACKAGE_DIR}/tests/_escape_writer.ts`,
+      `${PACKAGE_DIR}/tests/support/escape_writer.ts`,
       elsewhere.path,
     ],
     cwd: root,

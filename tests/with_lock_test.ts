@@ -3,7 +3,7 @@ import FakeTimers from "@sinonjs/fake-timers";
 import { join } from "node:path";
 import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { withLock } from "../lib/with_lock.ts";
-import { DENO, tempDir } from "./_helpers.ts";
+import { DENO, tempDir } from "./support/helpers.ts";
 
 Deno.test("withLock runs fn, returns its value and leaves no file behind", async () => {
   await using dir = await tempDir();

@@ -5,7 +5,7 @@ import { DochygieneError } from "../lib/dochygiene_error.ts";
 import { renderReport } from "../lib/render_report.ts";
 import type { Report } from "../lib/validate_report.ts";
 import { writeReportPair } from "../lib/write_report_pair.ts";
-import { entryNames, tempDir } from "./_helpers.ts";
+import { entryNames, tempDir } from "./support/helpers.ts";
 
 const REPORT: Report = {
   schema_version: 1,

@@ -2,11 +2,11 @@
 // report pairs in a loop, one second apart on an injected clock, printing each
 // stamp, until killed.
 
-import { fixedClock } from "../lib/clock.ts";
-import { findReportPair } from "../lib/find_report_pair.ts";
-import { ensureStateDir } from "../lib/state_dir.ts";
-import { parseReport } from "../lib/validate_report.ts";
-import { writeReportPair } from "../lib/write_report_pair.ts";
+import { fixedClock } from "../../lib/clock.ts";
+import { findReportPair } from "../../lib/find_report_pair.ts";
+import { ensureStateDir } from "../../lib/state_dir.ts";
+import { parseReport } from "../../lib/validate_report.ts";
+import { writeReportPair } from "../../lib/write_report_pair.ts";
 
 const dir = await ensureStateDir(Deno.cwd());
 const report = parseReport(await Deno.readTextFile(Deno.args[0]));

@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { existingPaths } from "../lib/governing_rule.ts";
-import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
-import type { PlanInput, UnitFacts } from "../lib/plan_prune.ts";
+import { existingPaths } from "../../lib/governing_rule.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../../lib/permission_flags.ts";
+import type { PlanInput, UnitFacts } from "../../lib/plan_prune.ts";
 
 /** Absolute path of the package (the directory holding deno.json). */
-export const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
+export const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
 /** The Deno binary running the tests: subprocesses use the same one. */
 export const DENO = Deno.execPath();
