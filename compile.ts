@@ -29,8 +29,8 @@ import { parseArgs } from "node:util";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
-const _WORKERS = ["read_docs_worker.ts", "read_git_ages_worker.ts"].map((name) =>
-  join(_PACKAGE_DIR, "lib", name)
+const _WORKERS = ["lib/read_docs_worker.ts", "lib/read_git_ages_worker.ts"].map((path) =>
+  join(_PACKAGE_DIR, path)
 );
 
 const _SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
@@ -96,7 +96,7 @@ export async function main(args: string[]): Promise<number> {
       `--output=${target}`,
       // remind.ts reaches load_config.ts through a non-literal import (kept off the
       // hook's start-up graph), which deno compile cannot see on its own.
-      ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib", "load_config.ts")}`] : []),
+      ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib/load_config.ts")}`] : []),
       // The scanner's threads (the reading helper, git's history pass; prune scans too) are
       // started from modules deno compile does not follow.
       ...(seam === "scan" || seam === "prune" ? _WORKERS.map((w) => `--include=${w}`) : []),

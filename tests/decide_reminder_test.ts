@@ -213,11 +213,11 @@ const DST_CASES = [
 ];
 
 async function decideInTimezone(tz: string): Promise<boolean[]> {
-  const lib = (name: string) => new URL(`file://${join(PACKAGE_DIR, "lib", name)}`).href;
+  const lib = (path: string) => new URL(`file://${join(PACKAGE_DIR, path)}`).href;
   const code = `
     import FakeTimers from "@sinonjs/fake-timers";
-    import { systemClock } from "${lib("clock.ts")}";
-    import { decideReminder } from "${lib("decide_reminder.ts")}";
+    import { systemClock } from "${lib("lib/clock.ts")}";
+    import { decideReminder } from "${lib("lib/decide_reminder.ts")}";
     const cases = JSON.parse(Deno.env.get("CASES"));
     const out = cases.map((c) => {
       const clock = FakeTimers.install({ now: Date.parse(c.now), toFake: ["Date"] });

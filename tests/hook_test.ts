@@ -188,7 +188,12 @@ Deno.test("no executable bit needed: a copy of the plugin with every file 0644 w
   await using plugin = await tempDir("dochygiene-plugin-");
   // What the hook reads: its three files, and lib/ for the rare full-config path (no deno.json).
   const files = ["hooks/hooks.json", "hooks/remind.sh", "hooks/remind.js"];
-  for await (const entry of Deno.readDir(join(PACKAGE_DIR, "lib"))) files.push(`lib/${entry.name}`);
+  const dirs = ["lib"];
+  for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
+    for await (const entry of Deno.readDir(join(PACKAGE_DIR, dir))) {
+      (entry.isDirectory ? dirs : files).push(`${dir}/${entry.name}`);
+    }
+  }
   for (const file of files) {
     await Deno.mkdir(dirname(join(plugin.path, file)), { recursive: true });
     await Deno.copyFile(join(PACKAGE_DIR, file), join(plugin.path, file));

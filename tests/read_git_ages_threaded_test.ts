@@ -27,7 +27,7 @@ Deno.test("a permission failure on the thread keeps its Deno error class", async
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "# A\n" }, "2024-01-01T00:00:00Z");
   const script = join(repo.path, "probe.ts");
-  const module = join(PACKAGE_DIR, "lib", "read_git_ages_threaded.ts");
+  const module = join(PACKAGE_DIR, "lib/read_git_ages_threaded.ts");
   await Deno.writeTextFile(
     script,
     `import { readGitAgesThreaded } from ${JSON.stringify(module)};

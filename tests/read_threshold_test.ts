@@ -18,7 +18,7 @@ async function thresholdOf(text: string): Promise<number> {
 async function thresholdWithoutNpm(text: string): Promise<number> {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, CONFIG_FILE_NAME), text);
-  const module = new URL(`file://${join(PACKAGE_DIR, "lib", "read_threshold.ts")}`).href;
+  const module = new URL(`file://${join(PACKAGE_DIR, "lib/read_threshold.ts")}`).href;
   const code = `import { readThreshold } from "${module}";
     console.log(await readThreshold(${JSON.stringify(dir.path)}));`;
   const out = await new Deno.Command(DENO, {
