@@ -23,7 +23,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { clockFromEnv } from "./lib/clock.ts";
+import { clockFromEnv } from "./lib/core/clock.ts";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
 import { runGit } from "./lib/run_git.ts";
 

@@ -46,7 +46,7 @@
  */
 
 // Errors, time, versions and the permission contract.
-export { DochygieneError, type ExitCode } from "./lib/dochygiene_error.ts";
+export { DochygieneError, type ExitCode } from "./lib/core/dochygiene_error.ts";
 export {
   type Clock,
   clockFromEnv,
@@ -54,9 +54,9 @@ export {
   fixedClock,
   localDay,
   systemClock,
-} from "./lib/clock.ts";
+} from "./lib/core/clock.ts";
 export { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
-export { VERSION } from "./lib/version.ts";
+export { VERSION } from "./lib/core/version.ts";
 
 // Root, state directory, config.
 export { findRoot } from "./lib/find_root.ts";

@@ -13,9 +13,9 @@
 
 import { join } from "node:path";
 import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_prune.ts";
-import type { Clock } from "./lib/clock.ts";
-import { DochygieneError } from "./lib/dochygiene_error.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
+import type { Clock } from "./lib/core/clock.ts";
+import { DochygieneError } from "./lib/core/dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
 import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";

@@ -11,10 +11,10 @@
 
 import { resolve } from "node:path";
 import { checkStaleness } from "./lib/check_staleness.ts";
-import { CLOCK_SLACK_MS } from "./lib/clock.ts";
+import { CLOCK_SLACK_MS } from "./lib/core/clock.ts";
 import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
-import { escapeControls } from "./lib/escape_controls.ts";
-import { DochygieneError } from "./lib/dochygiene_error.ts";
+import { escapeControls } from "./lib/core/escape_controls.ts";
+import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { loadConfig } from "./lib/load_config.ts";
 import { readCapped } from "./lib/read_capped.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";

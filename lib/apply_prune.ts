@@ -10,11 +10,11 @@
 import { Buffer } from "node:buffer";
 import { join, resolve } from "node:path";
 import { atomicWrite } from "./atomic_write.ts";
-import { byCodePoint } from "./by_code_point.ts";
+import { byCodePoint } from "./core/by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
-import { decodePath } from "./decode_path.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./escape_controls.ts";
+import { decodePath } from "./core/decode_path.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./core/escape_controls.ts";
 import { gitBusy } from "./git_busy.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { pathExists } from "./path_exists.ts";

@@ -6,7 +6,7 @@
  */
 
 import { join } from "node:path";
-import { decodePath, hasUndecodableBytes } from "./decode_path.ts";
+import { decodePath, hasUndecodableBytes } from "./core/decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import type { Rule } from "./load_config.ts";

@@ -7,8 +7,8 @@
  */
 
 import { join } from "node:path";
-import { type Clock, CLOCK_SLACK_MS, systemClock } from "./clock.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
+import { type Clock, CLOCK_SLACK_MS, systemClock } from "./core/clock.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
 import { CONFIG_FILE_NAME, loadConfig } from "./load_config.ts";
 import { pathExists } from "./path_exists.ts";

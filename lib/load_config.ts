@@ -8,7 +8,7 @@
 
 import { join } from "node:path";
 import { CONFIG_FILE_NAME } from "./config_file_name.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
 import { MAX_YAML_BYTES } from "./load_yaml.ts";
 import { LEADS_OUTSIDE, linkState } from "./link_state.ts";
 

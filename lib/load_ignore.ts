@@ -7,7 +7,7 @@
  */
 
 import { join } from "node:path";
-import { DochygieneError } from "./dochygiene_error.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
 import { LEADS_OUTSIDE, linkState } from "./link_state.ts";
 
 /** File name of the ignore file in the root. */

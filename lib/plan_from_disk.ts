@@ -7,7 +7,7 @@
  */
 
 import { analyzeDoc } from "./analyze_doc.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "./core/clock.ts";
 import { collectUnits, type UnitCollection } from "./collect_units.ts";
 import { globMatcher } from "./glob_matcher.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
@@ -58,7 +58,7 @@ export interface PlanFromDiskOptions {
  * ```ts
  * import { planFromDisk } from "./plan_from_disk.ts";
  * import { defaultConfig } from "./load_config.ts";
- * import { systemClock } from "./clock.ts";
+ * import { systemClock } from "./core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { byCodePoint } from "./by_code_point.ts";
-import { CLOCK_SLACK_MS, LAST_ISO_MS } from "./clock.ts";
+import { byCodePoint } from "./core/by_code_point.ts";
+import { CLOCK_SLACK_MS, LAST_ISO_MS } from "./core/clock.ts";
 import { type ExistingPaths, servedByPath } from "./governing_rule.ts";
 import type { Lifetime, Rule } from "./load_config.ts";
 

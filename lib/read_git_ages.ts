@@ -7,8 +7,8 @@
  * @module
  */
 
-import { contentFingerprint } from "./content_fingerprint.ts";
-import { decodeNulTerminated } from "./decode_path.ts";
+import { contentFingerprint } from "./core/content_fingerprint.ts";
+import { decodeNulTerminated } from "./core/decode_path.ts";
 import { resolve } from "./path.ts";
 import { type GitResult, runGit } from "./run_git.ts";
 

@@ -11,12 +11,12 @@
  */
 
 import type { BrokenLink, FragmentRef, MissingPath } from "./check_doc_links.ts";
-import { contentFingerprint } from "./content_fingerprint.ts";
+import { contentFingerprint } from "./core/content_fingerprint.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { PathIndexSource } from "./path_index.ts";
 import type { KnownAges } from "./read_git_ages.ts";
 import type { DocSummary } from "./summarize_doc.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "./core/version.ts";
 
 /** File name of the scan cache inside the state directory. */
 export const SCAN_CACHE_FILE_NAME = "scan-cache.json";

@@ -6,8 +6,8 @@
  */
 
 import { analyzeDoc, type DocAnalysis } from "./analyze_doc.ts";
-import { byCodePoint } from "./by_code_point.ts";
-import { datedName } from "./dated_name.ts";
+import { byCodePoint } from "./core/by_code_point.ts";
+import { datedName } from "./core/dated_name.ts";
 import {
   type ExistingPaths,
   existingPaths,
@@ -15,7 +15,7 @@ import {
   servedByPath,
 } from "./governing_rule.ts";
 import { globMatcher } from "./glob_matcher.ts";
-import { contentFingerprint } from "./content_fingerprint.ts";
+import { contentFingerprint } from "./core/content_fingerprint.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";

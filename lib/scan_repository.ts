@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
-import { type Clock, LAST_ISO_MS } from "./clock.ts";
+import { type Clock, LAST_ISO_MS } from "./core/clock.ts";
 import { type CandidateListing, listCandidates, type ListedFile } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
 import type { Config } from "./load_config.ts";
@@ -28,7 +28,7 @@ import { ListingChange } from "./listing_change.ts";
 import { contentExclusion } from "./summarize_doc.ts";
 import { DiskRecord } from "./disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
-import { contentIdentity } from "./content_fingerprint.ts";
+import { contentIdentity } from "./core/content_fingerprint.ts";
 import { dirEntries } from "./dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
 import { pathExists } from "./path_exists.ts";
@@ -91,7 +91,7 @@ export interface ScanOutcome {
  * ```ts
  * import { scanRepository } from "./scan_repository.ts";
  * import { defaultConfig } from "./load_config.ts";
- * import { fixedClock } from "./clock.ts";
+ * import { fixedClock } from "./core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -6,7 +6,7 @@
  */
 
 import { join } from "./path.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
 import { findEntry } from "./find_entry.ts";
 
 /** Name of the state directory inside the root. */

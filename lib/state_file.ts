@@ -7,11 +7,11 @@
 
 import { join } from "./path.ts";
 import { atomicWrite, tempFileOf } from "./atomic_write.ts";
-import { type Clock, fileStamp } from "./clock.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
-import { exceedsDepth } from "./exceeds_depth.ts";
+import { type Clock, fileStamp } from "./core/clock.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
+import { exceedsDepth } from "./core/exceeds_depth.ts";
 import { findEntry } from "./find_entry.ts";
-import { isIsoTimestamp } from "./is_iso_timestamp.ts";
+import { isIsoTimestamp } from "./core/is_iso_timestamp.ts";
 import { type LockOptions, withLock } from "./with_lock.ts";
 
 /** File name of the state file inside the state directory. */

@@ -8,8 +8,8 @@
 
 import { basename, join } from "node:path";
 import { atomicWrite, syncDir, tempFileOf } from "./atomic_write.ts";
-import { type Clock, fileStamp, systemClock } from "./clock.ts";
-import { DochygieneError } from "./dochygiene_error.ts";
+import { type Clock, fileStamp, systemClock } from "./core/clock.ts";
+import { DochygieneError } from "./core/dochygiene_error.ts";
 import { REPORT_FILE_PATTERN, type ReportPair } from "./find_report_pair.ts";
 import { renderReport } from "./render_report.ts";
 import type { Report } from "./validate_report.ts";
@@ -43,7 +43,7 @@ export interface WrittenReport extends ReportPair {
  * @example
  * ```ts
  * import { writeReportPair } from "./write_report_pair.ts";
- * import { fixedClock } from "./clock.ts";
+ * import { fixedClock } from "./core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { applyPrune } from "../lib/apply_prune.ts";
 import { collectUnits } from "../lib/collect_units.ts";
 import { existingPaths as existingPathsOf } from "../lib/governing_rule.ts";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { type Plan, planPrune } from "../lib/plan_prune.ts";
 import { pathExists } from "../lib/path_exists.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import FakeTimers from "@sinonjs/fake-timers";
-import { systemClock } from "../lib/clock.ts";
+import { systemClock } from "../lib/core/clock.ts";
 import { decideReminder, type ReminderState } from "../lib/decide_reminder.ts";
 import { DENO, PACKAGE_DIR } from "./support/helpers.ts";
 
@@ -216,7 +216,7 @@ async function decideInTimezone(tz: string): Promise<boolean[]> {
   const lib = (path: string) => new URL(`file://${join(PACKAGE_DIR, path)}`).href;
   const code = `
     import FakeTimers from "@sinonjs/fake-timers";
-    import { systemClock } from "${lib("lib/clock.ts")}";
+    import { systemClock } from "${lib("lib/core/clock.ts")}";
     import { decideReminder } from "${lib("lib/decide_reminder.ts")}";
     const cases = JSON.parse(Deno.env.get("CASES"));
     const out = cases.map((c) => {

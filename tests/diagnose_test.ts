@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fixedClock } from "../lib/clock.ts";
+import { fixedClock } from "../lib/core/clock.ts";
 import { diagnose, GITIGNORE_LINE } from "../lib/diagnose.ts";
 import { git, tempDir, tempRepo, writeFiles } from "./support/helpers.ts";
 

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../lib/core/version.ts";
 import {
   git,
   PACKAGE_DIR,
@@ -93,7 +93,7 @@ Deno.test("hooks.json: one SessionStart command hook, matcher startup|resume, ti
   assert.equal(COMMAND, '. "${CLAUDE_PLUGIN_ROOT}/hooks/remind.sh"');
 });
 
-Deno.test("plugin.json: name, version = lib/version.ts, description, author, MIT", async () => {
+Deno.test("plugin.json: name, version = lib/core/version.ts, description, author, MIT", async () => {
   const plugin = JSON.parse(
     await Deno.readTextFile(join(PACKAGE_DIR, ".claude-plugin", "plugin.json")),
   );

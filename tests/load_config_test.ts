@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { defaultConfig, loadConfig } from "../lib/load_config.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { aliasBomb, tempDir } from "./support/helpers.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { commitFiles, PACKAGE_DIR, tempDir, tempRepo } from "./support/helpers.ts";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { readGitAges } from "../lib/read_git_ages.ts";
 import { readGitAgesThreaded } from "../lib/read_git_ages_threaded.ts";
 

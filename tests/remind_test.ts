@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../lib/core/version.ts";
 import { emptyState } from "../lib/state_file.ts";
 import { withLock } from "../lib/with_lock.ts";
 import {

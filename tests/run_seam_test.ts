@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { runSeam, type SeamContext, type SeamResult, toFailure } from "../lib/run_seam.ts";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../lib/core/version.ts";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import {

@@ -12,9 +12,9 @@ import {
   writeFiles,
 } from "./support/helpers.ts";
 import type { ScanArtifact } from "../lib/scan_docs.ts";
-import { contentFingerprint } from "../lib/content_fingerprint.ts";
+import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
 import { defaultConfig } from "../lib/load_config.ts";
-import { fixedClock } from "../lib/clock.ts";
+import { fixedClock } from "../lib/core/clock.ts";
 import { scanRepository } from "../lib/scan_repository.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";

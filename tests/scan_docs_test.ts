@@ -3,7 +3,7 @@ import type { ListedFile } from "../lib/list_candidates.ts";
 import { defaultConfig } from "../lib/load_config.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { ignoreMatcher } from "../lib/ignore_matcher.ts";
-import { contentFingerprint } from "../lib/content_fingerprint.ts";
+import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
 import type { DocSummary } from "../lib/summarize_doc.ts";
 import {
   type FileRead,

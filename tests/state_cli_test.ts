@@ -2,7 +2,7 @@
 // git repositories, the script run with exactly its documented flags.
 
 import assert from "node:assert/strict";
-import { VERSION } from "../lib/version.ts";
+import { VERSION } from "../lib/core/version.ts";
 import {
   assertSeamError,
   entryNames,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fixedClock } from "../lib/clock.ts";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { fixedClock } from "../lib/core/clock.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import {
   emptyState,
   futureTimes,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import {
   entryPathProblem,
   MAX_REPORT_BYTES,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { join } from "node:path";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { withLock } from "../lib/with_lock.ts";
 import { DENO, tempDir } from "./support/helpers.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { atomicWrite } from "../lib/atomic_write.ts";
-import { fixedClock } from "../lib/clock.ts";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { fixedClock } from "../lib/core/clock.ts";
+import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { renderReport } from "../lib/render_report.ts";
 import type { Report } from "../lib/validate_report.ts";
 import { writeReportPair } from "../lib/write_report_pair.ts";

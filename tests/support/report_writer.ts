@@ -2,7 +2,7 @@
 // report pairs in a loop, one second apart on an injected clock, printing each
 // stamp, until killed.
 
-import { fixedClock } from "../../lib/clock.ts";
+import { fixedClock } from "../../lib/core/clock.ts";
 import { findReportPair } from "../../lib/find_report_pair.ts";
 import { ensureStateDir } from "../../lib/state_dir.ts";
 import { parseReport } from "../../lib/validate_report.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { datedName } from "../lib/dated_name.ts";
+import { datedName } from "../../lib/core/dated_name.ts";
 
 Deno.test("datedName: a file name starting with a dashed or compact date", () => {
   assert.equal(datedName("notes/2026-08-03-standup.md"), "2026-08-03");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
-import { clockFromEnv, fileStamp, fixedClock, localDay, systemClock } from "../lib/clock.ts";
-import { DochygieneError } from "../lib/dochygiene_error.ts";
+import { clockFromEnv, fileStamp, fixedClock, localDay, systemClock } from "../../lib/core/clock.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 
 Deno.test("systemClock follows fake timers that replace Date", () => {
   const fake = FakeTimers.withGlobal(globalThis).install({
@@ -73,7 +73,7 @@ Deno.test("clockFromEnv rejects what is no ISO-8601 instant with a zone, or lies
 Deno.test("localDay uses the process's local timezone (TZ honoured) in a subprocess", async () => {
   // TZ is read at process start, so run the conversion in a child per zone.
   const code = `import { localDay } from ${
-    JSON.stringify(new URL("../lib/clock.ts", import.meta.url).href)
+    JSON.stringify(new URL("../../lib/core/clock.ts", import.meta.url).href)
   };
 console.log(localDay(new Date("2026-11-30T23:30:00Z")));`;
   const day = async (tz: string) => {
