@@ -59,7 +59,7 @@ export { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
 export { VERSION } from "./lib/core/version.ts";
 
 // Root, state directory, config.
-export { findRoot } from "./lib/find_root.ts";
+export { findRoot } from "./lib/fs/find_root.ts";
 export {
   assertWritePermission,
   ensureStateDir,
@@ -79,8 +79,8 @@ export {
 export { parseConfig } from "./lib/parse_config.ts";
 
 // The state store.
-export { atomicWrite } from "./lib/atomic_write.ts";
-export { type LockOptions, withLock } from "./lib/with_lock.ts";
+export { atomicWrite } from "./lib/fs/atomic_write.ts";
+export { type LockOptions, withLock } from "./lib/fs/with_lock.ts";
 export {
   emptyState,
   parseState,

@@ -21,7 +21,7 @@ import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
 import { gitBusy } from "./lib/git_busy.ts";
 import { loadConfig } from "./lib/load_config.ts";
-import { pathExists } from "./lib/path_exists.ts";
+import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
 import { resolveLink } from "./lib/resolve_link.ts";

@@ -23,8 +23,8 @@ import {
   type ReminderDecision,
   type ReminderReason,
 } from "./lib/decide_reminder.ts";
-import { findEntry } from "./lib/find_entry.ts";
-import { findRoot } from "./lib/find_root.ts";
+import { findEntry } from "./lib/fs/find_entry.ts";
+import { findRoot } from "./lib/fs/find_root.ts";
 import { formatBanner } from "./lib/format_banner.ts";
 import { readThreshold } from "./lib/read_threshold.ts";
 import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state_dir.ts";

@@ -16,7 +16,7 @@ import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
 import { escapeControls } from "./lib/core/escape_controls.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { loadConfig } from "./lib/load_config.ts";
-import { readCapped } from "./lib/read_capped.ts";
+import { readCapped } from "./lib/fs/read_capped.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import {
   assertWritePermission,
@@ -26,7 +26,7 @@ import {
 } from "./lib/state_dir.ts";
 import { futureTimes, readState, type State, updateState } from "./lib/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
-import { withLock } from "./lib/with_lock.ts";
+import { withLock } from "./lib/fs/with_lock.ts";
 import { writeReportPair } from "./lib/write_report_pair.ts";
 
 const USAGE = `usage: state.ts <command> [options]

@@ -9,7 +9,7 @@
 
 import { Buffer } from "node:buffer";
 import { join, resolve } from "node:path";
-import { atomicWrite } from "./atomic_write.ts";
+import { atomicWrite } from "./fs/atomic_write.ts";
 import { byCodePoint } from "./core/by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./core/decode_path.ts";
@@ -17,10 +17,10 @@ import { DochygieneError } from "./core/dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./core/escape_controls.ts";
 import { gitBusy } from "./git_busy.ts";
 import type { ListedFile } from "./list_candidates.ts";
-import { pathExists } from "./path_exists.ts";
+import { pathExists } from "./fs/path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
 import { type GitOptions, runGit } from "./run_git.ts";
-import { withLock } from "./with_lock.ts";
+import { withLock } from "./fs/with_lock.ts";
 
 /** What {@linkcode applyPrune} needs. */
 export interface ApplyInput {

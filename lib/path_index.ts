@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DirEntries } from "./dir_entries.ts";
+import type { DirEntries } from "./fs/dir_entries.ts";
 import type { ListedFile } from "./list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS } from "./load_config.ts";
 

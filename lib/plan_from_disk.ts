@@ -15,7 +15,7 @@ import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
 import { loadYaml } from "./load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
-import { dirEntries, type DirEntryKind } from "./dir_entries.ts";
+import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";
 import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./read_git_facts.ts";
 import type { ScanArtifact } from "./scan_docs.ts";

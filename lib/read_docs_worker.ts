@@ -20,7 +20,7 @@ import {
 } from "./read_docs.ts";
 import type { FileRead } from "./scan_docs.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
-import { type DirEntries, dirEntries } from "./dir_entries.ts";
+import { type DirEntries, dirEntries } from "./fs/dir_entries.ts";
 import { diskState } from "./path_index.ts";
 
 const scope = self as unknown as {

@@ -6,9 +6,9 @@
  */
 
 import { CONFIG_FILE_NAME } from "./config_file_name.ts";
-import { findEntry } from "./find_entry.ts";
-import { join } from "./path.ts";
-import { linkState } from "./link_state.ts";
+import { findEntry } from "./fs/find_entry.ts";
+import { join } from "./fs/path.ts";
+import { linkState } from "./fs/link_state.ts";
 
 /** The threshold when the config does not set one (DESIGN.md's default). */
 export const DEFAULT_THRESHOLD_DAYS = 7;

@@ -10,9 +10,9 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { type Clock, clockFromEnv } from "./core/clock.ts";
 import { DochygieneError } from "./core/dochygiene_error.ts";
 import { escapeControls } from "./core/escape_controls.ts";
-import { findEntry } from "./find_entry.ts";
-import { findRoot } from "./find_root.ts";
-import { basename, dirname } from "./path.ts";
+import { findEntry } from "./fs/find_entry.ts";
+import { findRoot } from "./fs/find_root.ts";
+import { basename, dirname } from "./fs/path.ts";
 import { VERSION } from "./core/version.ts";
 
 /** Output format of a seam. */

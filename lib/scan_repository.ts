@@ -29,9 +29,9 @@ import { contentExclusion } from "./summarize_doc.ts";
 import { DiskRecord } from "./disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./core/content_fingerprint.ts";
-import { dirEntries } from "./dir_entries.ts";
+import { dirEntries } from "./fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
-import { pathExists } from "./path_exists.ts";
+import { pathExists } from "./fs/path_exists.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {

@@ -6,7 +6,7 @@ import { existingPaths as existingPathsOf } from "../lib/governing_rule.ts";
 import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { parseConfig } from "../lib/parse_config.ts";
 import { type Plan, planPrune } from "../lib/plan_prune.ts";
-import { pathExists } from "../lib/path_exists.ts";
+import { pathExists } from "../lib/fs/path_exists.ts";
 import {
   commitFiles,
   conflictedMerge,

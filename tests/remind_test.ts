@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { VERSION } from "../lib/core/version.ts";
 import { emptyState } from "../lib/state_file.ts";
-import { withLock } from "../lib/with_lock.ts";
+import { withLock } from "../lib/fs/with_lock.ts";
 import {
   DENO,
   entryNames,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { atomicWrite } from "../lib/atomic_write.ts";
+import { atomicWrite } from "../lib/fs/atomic_write.ts";
 import { fixedClock } from "../lib/core/clock.ts";
 import { DochygieneError } from "../lib/core/dochygiene_error.ts";
 import { renderReport } from "../lib/render_report.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readCapped } from "../lib/read_capped.ts";
+import { readCapped } from "../../lib/fs/read_capped.ts";
 
 function chunks(n: number, size: number): ReadableStream<Uint8Array> {
   let sent = 0;

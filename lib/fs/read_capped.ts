@@ -5,7 +5,7 @@
  * @module
  */
 
-import { concatBytes } from "./core/concat_bytes.ts";
+import { concatBytes } from "../core/concat_bytes.ts";
 
 /**
  * Reads `stream` to the end, or stops (cancelling it) as soon as more than

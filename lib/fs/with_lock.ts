@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DochygieneError } from "./core/dochygiene_error.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 
 /** Options of {@linkcode withLock}. */
 export interface LockOptions {

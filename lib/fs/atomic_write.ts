@@ -4,7 +4,7 @@
  * @module
  */
 
-import { DochygieneError } from "./core/dochygiene_error.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 import { basename, dirname, join } from "./path.ts";
 
 /**

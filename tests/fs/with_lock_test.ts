@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
 import { join } from "node:path";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { withLock } from "../lib/with_lock.ts";
-import { DENO, tempDir } from "./support/helpers.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { withLock } from "../../lib/fs/with_lock.ts";
+import { DENO, tempDir } from "../support/helpers.ts";
 
 Deno.test("withLock runs fn, returns its value and leaves no file behind", async () => {
   await using dir = await tempDir();

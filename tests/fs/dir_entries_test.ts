@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { dirEntries } from "../lib/dir_entries.ts";
-import { tempDir, writeFiles } from "./support/helpers.ts";
+import { dirEntries } from "../../lib/fs/dir_entries.ts";
+import { tempDir, writeFiles } from "../support/helpers.ts";
 
 Deno.test("dirEntries: never reads a directory through a symlink, inside or outside the root", async () => {
   await using outside = await tempDir();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { atomicWrite, syncDir } from "../lib/atomic_write.ts";
-import { entryNames, tempDir } from "./support/helpers.ts";
+import { atomicWrite, syncDir } from "../../lib/fs/atomic_write.ts";
+import { entryNames, tempDir } from "../support/helpers.ts";
 
 Deno.test("atomicWrite creates and then replaces a file, leaving no temp file", async () => {
   await using dir = await tempDir();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { findRoot } from "../lib/find_root.ts";
-import { git, tempDir, tempRepo, writeFiles } from "./support/helpers.ts";
+import { findRoot } from "../../lib/fs/find_root.ts";
+import { git, tempDir, tempRepo, writeFiles } from "../support/helpers.ts";
 
 Deno.test("findRoot returns the nearest ancestor holding a .git directory", async () => {
   await using repo = await tempRepo();

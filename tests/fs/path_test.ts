@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as node from "node:path";
-import * as path from "../lib/path.ts";
+import * as path from "../../lib/fs/path.ts";
 
 const SAMPLES = [
   "",
