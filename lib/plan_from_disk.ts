@@ -12,7 +12,7 @@ import { collectUnits, type UnitCollection } from "./collect_units.ts";
 import { globMatcher } from "./glob_matcher.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
 import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
-import { loadYaml } from "./load_yaml.ts";
+import { loadYaml } from "./yaml/load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
 import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";

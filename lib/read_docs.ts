@@ -13,7 +13,7 @@ import { analyzeDoc } from "./analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "./core/decode_path.ts";
 import { type DirEntries, dirEntries } from "./fs/dir_entries.ts";
-import { loadYaml, YamlNotLoadedError } from "./load_yaml.ts";
+import { loadYaml, YamlNotLoadedError } from "./yaml/load_yaml.ts";
 import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./path_index.ts";
 import { cachedRead, readDocSync } from "./read_doc.ts";
 import { encodeCacheEntry, listingIndex } from "./scan_cache.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type DocLink, extractLinks } from "../lib/extract_links.ts";
 import { PACKAGE_DIR } from "./support/helpers.ts";
-import { loadYaml } from "../lib/load_yaml.ts";
+import { loadYaml } from "../lib/yaml/load_yaml.ts";
 
 // Some docs here have frontmatter that needs the full YAML parser.
 await loadYaml();

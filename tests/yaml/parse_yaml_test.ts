@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { MAX_YAML_ALIASES, MAX_YAML_BYTES, parseYaml, YamlError } from "../lib/parse_yaml.ts";
-import { aliasBomb } from "./support/helpers.ts";
+import { MAX_YAML_ALIASES, MAX_YAML_BYTES, parseYaml, YamlError } from "../../lib/yaml/parse_yaml.ts";
+import { aliasBomb } from "../support/helpers.ts";
 
 Deno.test("parseYaml uses the YAML 1.2 core schema: no yes/no booleans, no sexagesimal", () => {
   assert.deepEqual(parseYaml("a: yes\nb: no\nc: true\nd: 1:20\ne: ~\n"), {
