@@ -75,8 +75,8 @@ export {
   type Lifetime,
   loadConfig,
   type Rule,
-} from "./lib/load_config.ts";
-export { parseConfig } from "./lib/parse_config.ts";
+} from "./lib/config/load_config.ts";
+export { parseConfig } from "./lib/config/parse_config.ts";
 
 // The state store.
 export { atomicWrite } from "./lib/fs/atomic_write.ts";
@@ -142,7 +142,7 @@ export {
   existingPaths,
   type Governance,
   governingRule,
-} from "./lib/governing_rule.ts";
+} from "./lib/config/governing_rule.ts";
 
 // Reports.
 export {

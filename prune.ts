@@ -20,7 +20,7 @@ import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
 import { gitBusy } from "./lib/git_busy.ts";
-import { loadConfig } from "./lib/load_config.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";

@@ -17,7 +17,7 @@
 
 import { type Clock, clockFromEnv } from "./lib/core/clock.ts";
 import { concatBytes } from "./lib/core/concat_bytes.ts";
-import { CONFIG_FILE_NAME } from "./lib/config_file_name.ts";
+import { CONFIG_FILE_NAME } from "./lib/config/config_file_name.ts";
 import {
   decideReminder,
   type ReminderDecision,

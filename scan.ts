@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { atomicWrite } from "./lib/fs/atomic_write.ts";
 import { formatScanJson } from "./lib/format_scan_json.ts";
-import { loadConfig } from "./lib/load_config.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
 import { renderScanText } from "./lib/render_scan_text.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { type ScanOutcome, scanRepository } from "./lib/scan_repository.ts";

@@ -15,7 +15,7 @@ import { CLOCK_SLACK_MS } from "./lib/core/clock.ts";
 import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
 import { escapeControls } from "./lib/core/escape_controls.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
-import { loadConfig } from "./lib/load_config.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
 import { readCapped } from "./lib/fs/read_capped.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import {

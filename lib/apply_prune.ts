@@ -92,7 +92,7 @@ export const PRUNE_JOURNAL_FILE = "prune-journal.json";
  * ```ts
  * import { applyPrune } from "./apply_prune.ts";
  * import { collectUnits } from "./collect_units.ts";
- * import { existingPaths } from "./governing_rule.ts";
+ * import { existingPaths } from "./config/governing_rule.ts";
  * import { planPrune } from "./plan_prune.ts";
  * import assert from "node:assert/strict";
  *
@@ -129,7 +129,7 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
  * ```ts
  * import { skipHiddenUnits } from "./apply_prune.ts";
  * import { collectUnits } from "./collect_units.ts";
- * import { parseConfig } from "./parse_config.ts";
+ * import { parseConfig } from "./config/parse_config.ts";
  * import { planPrune } from "./plan_prune.ts";
  * import assert from "node:assert/strict";
  *

@@ -7,9 +7,9 @@
 
 import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "./core/decode_path.ts";
-import { type ExistingPaths, existingPaths, governingRule } from "./governing_rule.ts";
+import { type ExistingPaths, existingPaths, governingRule } from "./config/governing_rule.ts";
 import type { ListedFile } from "./list_candidates.ts";
-import type { Rule } from "./load_config.ts";
+import type { Rule } from "./config/load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
 import { shallowBoundary } from "./read_git_ages.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
@@ -78,7 +78,7 @@ export interface UnitCollection {
  * @example
  * ```ts
  * import { collectUnits } from "./collect_units.ts";
- * import { parseConfig } from "./parse_config.ts";
+ * import { parseConfig } from "./config/parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type Clock, CLOCK_SLACK_MS, systemClock } from "./core/clock.ts";
 import { DochygieneError } from "./core/dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
-import { CONFIG_FILE_NAME, loadConfig } from "./load_config.ts";
+import { CONFIG_FILE_NAME, loadConfig } from "./config/load_config.ts";
 import { pathExists } from "./fs/path_exists.ts";
 import { runGit } from "./run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";

@@ -9,9 +9,9 @@
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { Clock } from "./core/clock.ts";
 import { collectUnits, type UnitCollection } from "./collect_units.ts";
-import { globMatcher } from "./glob_matcher.ts";
-import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./load_config.ts";
-import { IGNORE_FILE_NAME, loadIgnore } from "./load_ignore.ts";
+import { globMatcher } from "./config/glob_matcher.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./config/load_config.ts";
+import { IGNORE_FILE_NAME, loadIgnore } from "./config/load_ignore.ts";
 import { loadYaml } from "./yaml/load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
@@ -57,7 +57,7 @@ export interface PlanFromDiskOptions {
  * @example
  * ```ts
  * import { planFromDisk } from "./plan_from_disk.ts";
- * import { defaultConfig } from "./load_config.ts";
+ * import { defaultConfig } from "./config/load_config.ts";
  * import { systemClock } from "./core/clock.ts";
  * import assert from "node:assert/strict";
  *

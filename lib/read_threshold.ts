@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CONFIG_FILE_NAME } from "./config_file_name.ts";
+import { CONFIG_FILE_NAME } from "./config/config_file_name.ts";
 import { findEntry } from "./fs/find_entry.ts";
 import { join } from "./fs/path.ts";
 import { linkState } from "./fs/link_state.ts";
@@ -71,10 +71,10 @@ export async function readThreshold(root: string): Promise<number> {
     // A non-literal specifier: Deno then leaves this module (and its npm packages)
     // out of the start-up module graph instead of loading and resolving it on
     // every run; only this rare path pays for it. Written from the package root
-    // so that it names lib/load_config.ts both from here and from the hook's
+    // so that it names lib/config/load_config.ts both from here and from the hook's
     // bundle (hooks/remind.js, one directory down from the root as well).
-    const loader: string = "../lib/load_config.ts";
-    const { loadConfig }: typeof import("./load_config.ts") = await import(loader);
+    const loader: string = "./config/load_config.ts";
+    const { loadConfig }: typeof import("./config/load_config.ts") = await import(loader);
     return (await loadConfig(root)).threshold_days;
   } catch {
     return DEFAULT_THRESHOLD_DAYS;

@@ -13,11 +13,11 @@ import {
   existingPaths,
   governingRule,
   servedByPath,
-} from "./governing_rule.ts";
-import { globMatcher } from "./glob_matcher.ts";
+} from "./config/governing_rule.ts";
+import { globMatcher } from "./config/glob_matcher.ts";
 import { contentFingerprint } from "./core/content_fingerprint.ts";
 import type { ListedFile } from "./list_candidates.ts";
-import { ALWAYS_EXCLUDED_DIRS, type Config } from "./load_config.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config } from "./config/load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { type DiskLookup, PathIndex, pathIndexSource } from "./path_index.ts";
@@ -163,7 +163,7 @@ export interface ScanInput {
  * @example
  * ```ts
  * import { selectReads } from "./scan_docs.ts";
- * import { defaultConfig } from "./load_config.ts";
+ * import { defaultConfig } from "./config/load_config.ts";
  * import assert from "node:assert/strict";
  *
  * const files = ["a.md", "node_modules/x.md", "skip.md", "b.txt"]
@@ -190,7 +190,7 @@ export function selectReads(
  * @example
  * ```ts
  * import { scanDocs } from "./scan_docs.ts";
- * import { defaultConfig } from "./load_config.ts";
+ * import { defaultConfig } from "./config/load_config.ts";
  * import assert from "node:assert/strict";
  *
  * const text = "# Plan\n\nSee [b](b.md) and [gone](gone.md).\n";

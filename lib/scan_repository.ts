@@ -11,8 +11,8 @@ import type { DocLink } from "./extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./core/clock.ts";
 import { type CandidateListing, listCandidates, type ListedFile } from "./list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
-import type { Config } from "./load_config.ts";
-import { loadIgnore } from "./load_ignore.ts";
+import type { Config } from "./config/load_config.ts";
+import { loadIgnore } from "./config/load_ignore.ts";
 import type { GitAges, GitTip, KnownAges } from "./read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
@@ -30,7 +30,7 @@ import { DiskRecord } from "./disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./core/content_fingerprint.ts";
 import { dirEntries } from "./fs/dir_entries.ts";
-import { loadGlobEngine, needsGlobEngine } from "./glob_matcher.ts";
+import { loadGlobEngine, needsGlobEngine } from "./config/glob_matcher.ts";
 import { pathExists } from "./fs/path_exists.ts";
 
 /** Options of {@linkcode scanRepository}. */
@@ -90,7 +90,7 @@ export interface ScanOutcome {
  * @example
  * ```ts
  * import { scanRepository } from "./scan_repository.ts";
- * import { defaultConfig } from "./load_config.ts";
+ * import { defaultConfig } from "./config/load_config.ts";
  * import { fixedClock } from "./core/clock.ts";
  * import assert from "node:assert/strict";
  *

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { applyPrune } from "../lib/apply_prune.ts";
 import { collectUnits } from "../lib/collect_units.ts";
-import { existingPaths as existingPathsOf } from "../lib/governing_rule.ts";
+import { existingPaths as existingPathsOf } from "../lib/config/governing_rule.ts";
 import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { parseConfig } from "../lib/parse_config.ts";
+import { parseConfig } from "../lib/config/parse_config.ts";
 import { type Plan, planPrune } from "../lib/plan_prune.ts";
 import { pathExists } from "../lib/fs/path_exists.ts";
 import {

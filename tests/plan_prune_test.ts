@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { existingPaths } from "../lib/governing_rule.ts";
-import type { Rule } from "../lib/load_config.ts";
-import { parseConfig } from "../lib/parse_config.ts";
+import { existingPaths } from "../lib/config/governing_rule.ts";
+import type { Rule } from "../lib/config/load_config.ts";
+import { parseConfig } from "../lib/config/parse_config.ts";
 import {
   approvedCandidates,
   EXTRACT_DESTINATIONS,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CONFIG_FILE_NAME, loadConfig } from "../lib/load_config.ts";
+import { CONFIG_FILE_NAME, loadConfig } from "../lib/config/load_config.ts";
 import { DEFAULT_THRESHOLD_DAYS, readThreshold } from "../lib/read_threshold.ts";
 import { DENO, PACKAGE_DIR, tempDir } from "./support/helpers.ts";
 
@@ -49,7 +49,7 @@ async function waitingFifo(path: string): Promise<{ release(): Promise<void> }> 
 }
 
 Deno.test("the default is load_config's default, 7", async () => {
-  const { defaultConfig } = await import("../lib/load_config.ts");
+  const { defaultConfig } = await import("../lib/config/load_config.ts");
   assert.equal(DEFAULT_THRESHOLD_DAYS, defaultConfig().threshold_days);
   assert.equal(DEFAULT_THRESHOLD_DAYS, 7);
 });

@@ -13,7 +13,7 @@ import {
 } from "./support/helpers.ts";
 import type { ScanArtifact } from "../lib/scan_docs.ts";
 import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
-import { defaultConfig } from "../lib/load_config.ts";
+import { defaultConfig } from "../lib/config/load_config.ts";
 import { fixedClock } from "../lib/core/clock.ts";
 import { scanRepository } from "../lib/scan_repository.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { ListedFile } from "../lib/list_candidates.ts";
-import { defaultConfig } from "../lib/load_config.ts";
-import { parseConfig } from "../lib/parse_config.ts";
-import { ignoreMatcher } from "../lib/ignore_matcher.ts";
+import { defaultConfig } from "../lib/config/load_config.ts";
+import { parseConfig } from "../lib/config/parse_config.ts";
+import { ignoreMatcher } from "../lib/config/ignore_matcher.ts";
 import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
 import type { DocSummary } from "../lib/summarize_doc.ts";
 import {

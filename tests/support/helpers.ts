@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { existingPaths } from "../../lib/governing_rule.ts";
+import { existingPaths } from "../../lib/config/governing_rule.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../../lib/permission_flags.ts";
 import type { PlanInput, UnitFacts } from "../../lib/plan_prune.ts";
 

@@ -7,8 +7,8 @@
  */
 
 import { join } from "node:path";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { LEADS_OUTSIDE, linkState } from "./fs/link_state.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { LEADS_OUTSIDE, linkState } from "../fs/link_state.ts";
 
 /** File name of the ignore file in the root. */
 export const IGNORE_FILE_NAME = ".dochygiene-ignore";

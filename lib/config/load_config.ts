@@ -8,9 +8,9 @@
 
 import { join } from "node:path";
 import { CONFIG_FILE_NAME } from "./config_file_name.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { MAX_YAML_BYTES } from "./yaml/load_yaml.ts";
-import { LEADS_OUTSIDE, linkState } from "./fs/link_state.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { MAX_YAML_BYTES } from "../yaml/load_yaml.ts";
+import { LEADS_OUTSIDE, linkState } from "../fs/link_state.ts";
 
 export { CONFIG_FILE_NAME };
 

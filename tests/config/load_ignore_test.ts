@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { tempDir } from "./support/helpers.ts";
-import { ignoreMatcher } from "../lib/ignore_matcher.ts";
-import { loadIgnore } from "../lib/load_ignore.ts";
+import { tempDir } from "../support/helpers.ts";
+import { ignoreMatcher } from "../../lib/config/ignore_matcher.ts";
+import { loadIgnore } from "../../lib/config/load_ignore.ts";
 
 Deno.test("a pattern without a slash matches at any depth; a leading slash anchors it to the root", () => {
   const ignored = ignoreMatcher("scratch.md\n/top.md\n");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { defaultConfig, loadConfig } from "../lib/load_config.ts";
-import { parseConfig } from "../lib/parse_config.ts";
-import { aliasBomb, tempDir } from "./support/helpers.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { defaultConfig, loadConfig } from "../../lib/config/load_config.ts";
+import { parseConfig } from "../../lib/config/parse_config.ts";
+import { aliasBomb, tempDir } from "../support/helpers.ts";
 
 function invalid(pattern: RegExp) {
   return (err: unknown) => {

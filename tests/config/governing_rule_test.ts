@@ -5,8 +5,8 @@ import {
   governingRule,
   isDirectoryRule,
   servedByPath,
-} from "../lib/governing_rule.ts";
-import { parseConfig } from "../lib/parse_config.ts";
+} from "../../lib/config/governing_rule.ts";
+import { parseConfig } from "../../lib/config/parse_config.ts";
 
 const { rules } = parseConfig(`
 rules:

@@ -14,7 +14,7 @@ import {
   type Rule,
 } from "./load_config.ts";
 import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
-import { parseYaml, YamlError } from "./yaml/parse_yaml.ts";
+import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
 
 // Config globs are validated, then matched, with the glob engine.
 await loadGlobEngine();
