@@ -25,7 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { clockFromEnv } from "./lib/core/clock.ts";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
-import { runGit } from "./lib/run_git.ts";
+import { runGit } from "./lib/git/run_git.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
 const _FIXTURE_DIR = join(_PACKAGE_DIR, "fixtures", "demo");

@@ -109,9 +109,9 @@ export {
   scanRepository,
   type ScanRepositoryOptions,
 } from "./lib/scan_repository.ts";
-export { type GitFacts, readGitFacts } from "./lib/read_git_facts.ts";
-export { type CandidateListing } from "./lib/list_candidates.ts";
-export { type GitAges, type GitTip, type KnownAges } from "./lib/read_git_ages.ts";
+export { type GitFacts, readGitFacts } from "./lib/git/read_git_facts.ts";
+export { type CandidateListing } from "./lib/git/list_candidates.ts";
+export { type GitAges, type GitTip, type KnownAges } from "./lib/git/read_git_ages.ts";
 export { type DocLink } from "./lib/extract_links.ts";
 export {
   type ExclusionReason,
@@ -136,7 +136,7 @@ export {
 } from "./lib/plan_prune.ts";
 export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
 export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
-export { type ListedFile } from "./lib/list_candidates.ts";
+export { type ListedFile } from "./lib/git/list_candidates.ts";
 export {
   type ExistingPaths,
   existingPaths,

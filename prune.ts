@@ -19,7 +19,7 @@ import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
 import type { DocLink } from "./lib/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
-import { gitBusy } from "./lib/git_busy.ts";
+import { gitBusy } from "./lib/git/git_busy.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";

@@ -15,11 +15,11 @@ import type { UnitCollection } from "./collect_units.ts";
 import { decodePath } from "./core/decode_path.ts";
 import { DochygieneError } from "./core/dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./core/escape_controls.ts";
-import { gitBusy } from "./git_busy.ts";
-import type { ListedFile } from "./list_candidates.ts";
+import { gitBusy } from "./git/git_busy.ts";
+import type { ListedFile } from "./git/list_candidates.ts";
 import { pathExists } from "./fs/path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
-import { type GitOptions, runGit } from "./run_git.ts";
+import { type GitOptions, runGit } from "./git/run_git.ts";
 import { withLock } from "./fs/with_lock.ts";
 
 /** What {@linkcode applyPrune} needs. */

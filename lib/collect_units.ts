@@ -8,12 +8,12 @@
 import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "./core/decode_path.ts";
 import { type ExistingPaths, existingPaths, governingRule } from "./config/governing_rule.ts";
-import type { ListedFile } from "./list_candidates.ts";
+import type { ListedFile } from "./git/list_candidates.ts";
 import type { Rule } from "./config/load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
-import { shallowBoundary } from "./read_git_ages.ts";
-import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
-import { runGit } from "./run_git.ts";
+import { shallowBoundary } from "./git/read_git_ages.ts";
+import { type GitFacts, readGitFacts } from "./git/read_git_facts.ts";
+import { runGit } from "./git/run_git.ts";
 
 /** Options of {@linkcode collectUnits}. */
 export interface CollectOptions {

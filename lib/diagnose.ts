@@ -12,7 +12,7 @@ import { DochygieneError } from "./core/dochygiene_error.ts";
 import { findReportPair, type ReportPair } from "./find_report_pair.ts";
 import { CONFIG_FILE_NAME, loadConfig } from "./config/load_config.ts";
 import { pathExists } from "./fs/path_exists.ts";
-import { runGit } from "./run_git.ts";
+import { runGit } from "./git/run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
 import { staleTempFiles } from "./fs/stale_temp_files.ts";

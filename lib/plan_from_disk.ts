@@ -17,7 +17,7 @@ import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./extract_links.ts";
 import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";
 import { readDocSync } from "./read_doc.ts";
-import { readGitFacts } from "./read_git_facts.ts";
+import { readGitFacts } from "./git/read_git_facts.ts";
 import type { ScanArtifact } from "./scan_docs.ts";
 import { scanRepository } from "./scan_repository.ts";
 import { contentExclusion } from "./summarize_doc.ts";

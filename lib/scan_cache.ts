@@ -14,7 +14,7 @@ import type { BrokenLink, FragmentRef, MissingPath } from "./check_doc_links.ts"
 import { contentFingerprint } from "./core/content_fingerprint.ts";
 import { type DiskAnswer, DiskRecord } from "./disk_record.ts";
 import type { PathIndexSource } from "./path_index.ts";
-import type { KnownAges } from "./read_git_ages.ts";
+import type { KnownAges } from "./git/read_git_ages.ts";
 import type { DocSummary } from "./summarize_doc.ts";
 import { VERSION } from "./core/version.ts";
 

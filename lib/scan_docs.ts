@@ -16,7 +16,7 @@ import {
 } from "./config/governing_rule.ts";
 import { globMatcher } from "./config/glob_matcher.ts";
 import { contentFingerprint } from "./core/content_fingerprint.ts";
-import type { ListedFile } from "./list_candidates.ts";
+import type { ListedFile } from "./git/list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./config/load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";

@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { analyzeDoc } from "./analyze_doc.ts";
 import type { DocLink } from "./extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./core/clock.ts";
-import { type CandidateListing, listCandidates, type ListedFile } from "./list_candidates.ts";
-import { type GitFacts, readGitFacts } from "./read_git_facts.ts";
+import { type CandidateListing, listCandidates, type ListedFile } from "./git/list_candidates.ts";
+import { type GitFacts, readGitFacts } from "./git/read_git_facts.ts";
 import type { Config } from "./config/load_config.ts";
 import { loadIgnore } from "./config/load_ignore.ts";
-import type { GitAges, GitTip, KnownAges } from "./read_git_ages.ts";
+import type { GitAges, GitTip, KnownAges } from "./git/read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ListedFile } from "../lib/list_candidates.ts";
+import type { ListedFile } from "../lib/git/list_candidates.ts";
 import { defaultConfig } from "../lib/config/load_config.ts";
 import { parseConfig } from "../lib/config/parse_config.ts";
 import { ignoreMatcher } from "../lib/config/ignore_matcher.ts";

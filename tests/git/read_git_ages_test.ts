@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "./support/helpers.ts";
+import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "../support/helpers.ts";
 import {
   type GitAges,
   historyPass,
   type KnownAges,
   parseGitLog,
   readGitAges,
-} from "../lib/read_git_ages.ts";
+} from "../../lib/git/read_git_ages.ts";
 
 const env = (date: string) => ({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
 

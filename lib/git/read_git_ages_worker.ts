@@ -8,7 +8,7 @@
  * @module
  */
 
-import { DochygieneError } from "./core/dochygiene_error.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 import { historyPass } from "./read_git_ages.ts";
 
 const scope = self as unknown as {

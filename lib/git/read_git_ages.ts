@@ -7,9 +7,9 @@
  * @module
  */
 
-import { contentFingerprint } from "./core/content_fingerprint.ts";
-import { decodeNulTerminated } from "./core/decode_path.ts";
-import { resolve } from "./fs/path.ts";
+import { contentFingerprint } from "../core/content_fingerprint.ts";
+import { decodeNulTerminated } from "../core/decode_path.ts";
+import { resolve } from "../fs/path.ts";
 import { type GitResult, runGit } from "./run_git.ts";
 
 /** What {@linkcode readGitAges} learned. */

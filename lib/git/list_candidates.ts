@@ -6,10 +6,10 @@
  */
 
 import { join } from "node:path";
-import { byCodePoint } from "./core/by_code_point.ts";
-import { decodeNulTerminated, decodePath } from "./core/decode_path.ts";
-import { ALWAYS_EXCLUDED_DIRS } from "./config/load_config.ts";
-import { dirEntries } from "./fs/dir_entries.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
+import { decodeNulTerminated, decodePath } from "../core/decode_path.ts";
+import { ALWAYS_EXCLUDED_DIRS } from "../config/load_config.ts";
+import { dirEntries } from "../fs/dir_entries.ts";
 import { runGit } from "./run_git.ts";
 
 /** One file of the listing. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { commitFiles, PACKAGE_DIR, tempDir, tempRepo } from "./support/helpers.ts";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { readGitAges } from "../lib/read_git_ages.ts";
-import { readGitAgesThreaded } from "../lib/read_git_ages_threaded.ts";
+import { commitFiles, PACKAGE_DIR, tempDir, tempRepo } from "../support/helpers.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { readGitAges } from "../../lib/git/read_git_ages.ts";
+import { readGitAgesThreaded } from "../../lib/git/read_git_ages_threaded.ts";
 
 Deno.test("the threaded history pass gives what the in-thread one gives", async () => {
   await using repo = await tempRepo();
@@ -27,7 +27,7 @@ Deno.test("a permission failure on the thread keeps its Deno error class", async
   await using repo = await tempRepo();
   await commitFiles(repo.path, { "a.md": "# A\n" }, "2024-01-01T00:00:00Z");
   const script = join(repo.path, "probe.ts");
-  const module = join(PACKAGE_DIR, "lib/read_git_ages_threaded.ts");
+  const module = join(PACKAGE_DIR, "lib/git/read_git_ages_threaded.ts");
   await Deno.writeTextFile(
     script,
     `import { readGitAgesThreaded } from ${JSON.stringify(module)};

@@ -12,8 +12,8 @@ import {
   tempRepo,
   writeFiles,
   writeNonUtf8Name,
-} from "./support/helpers.ts";
-import { type CandidateListing, listCandidates, parseLsFiles } from "../lib/list_candidates.ts";
+} from "../support/helpers.ts";
+import { type CandidateListing, listCandidates, parseLsFiles } from "../../lib/git/list_candidates.ts";
 
 const paths = (l: { files: { path: string }[] }) => l.files.map((f) => f.path);
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { runGit } from "../lib/run_git.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { runGit } from "../../lib/git/run_git.ts";
 import { join } from "node:path";
 import {
   commitFiles,
@@ -11,7 +11,7 @@ import {
   runCommand,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -111,7 +111,7 @@ Deno.test("runGit from a library caller without --allow-env asks for nothing, ev
   const script = join(repo.path, "caller.ts");
   await Deno.writeTextFile(
     script,
-    `import { runGit } from ${JSON.stringify(join(PACKAGE_DIR, "lib/run_git.ts"))};\n` +
+    `import { runGit } from ${JSON.stringify(join(PACKAGE_DIR, "lib/git/run_git.ts"))};\n` +
       `console.log((await runGit(Deno.cwd(), ["rev-parse", "--is-inside-work-tree"])).code === 0 ? "ran" : "failed");\n`,
   );
   // script(1) gives it a terminal, where Deno would prompt for a permission that is asked for.

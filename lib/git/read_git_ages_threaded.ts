@@ -6,7 +6,7 @@
  * @module
  */
 
-import { DochygieneError, type ExitCode } from "./core/dochygiene_error.ts";
+import { DochygieneError, type ExitCode } from "../core/dochygiene_error.ts";
 import {
   type GitAges,
   type GitTip,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { isGitBlob } from "../lib/is_git_blob.ts";
-import { prng } from "./support/helpers.ts";
+import { isGitBlob } from "../../lib/git/is_git_blob.ts";
+import { prng } from "../support/helpers.ts";
 
 /** `git hash-object --stdin` of `bytes`. */
 async function hashObject(bytes: Uint8Array): Promise<string> {

@@ -7,7 +7,7 @@
  */
 
 import { dirname, resolve } from "node:path";
-import { DochygieneError } from "./core/dochygiene_error.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 
 /** Options of {@linkcode runGit}. */
 export interface GitOptions {
