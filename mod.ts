@@ -112,7 +112,7 @@ export {
 export { type GitFacts, readGitFacts } from "./lib/git/read_git_facts.ts";
 export { type CandidateListing } from "./lib/git/list_candidates.ts";
 export { type GitAges, type GitTip, type KnownAges } from "./lib/git/read_git_ages.ts";
-export { type DocLink } from "./lib/extract_links.ts";
+export { type DocLink } from "./lib/markdown/extract_links.ts";
 export {
   type ExclusionReason,
   SCAN_SCHEMA_VERSION,

@@ -16,7 +16,7 @@ import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_pru
 import type { Clock } from "./lib/core/clock.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
-import type { DocLink } from "./lib/extract_links.ts";
+import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
 import { findReportPair } from "./lib/find_report_pair.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";

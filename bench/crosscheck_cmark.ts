@@ -18,7 +18,7 @@
 
 import { parseArgs } from "node:util";
 import { loadYaml } from "../lib/yaml/load_yaml.ts";
-import { parseMarkdown } from "../lib/parse_markdown.ts";
+import { parseMarkdown } from "../lib/markdown/parse_markdown.ts";
 import { prng } from "../tests/support/helpers.ts";
 
 const FRAGMENTS = [

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { analyzeDoc } from "./analyze_doc.ts";
+import { analyzeDoc } from "./markdown/analyze_doc.ts";
 import type { Clock } from "./core/clock.ts";
 import { collectUnits, type UnitCollection } from "./collect_units.ts";
 import { globMatcher } from "./config/glob_matcher.ts";
@@ -14,7 +14,7 @@ import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./config/lo
 import { IGNORE_FILE_NAME, loadIgnore } from "./config/load_ignore.ts";
 import { loadYaml } from "./yaml/load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
-import type { DocLink } from "./extract_links.ts";
+import type { DocLink } from "./markdown/extract_links.ts";
 import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";
 import { readDocSync } from "./read_doc.ts";
 import { readGitFacts } from "./git/read_git_facts.ts";

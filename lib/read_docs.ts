@@ -9,7 +9,7 @@
  * @module
  */
 
-import { analyzeDoc } from "./analyze_doc.ts";
+import { analyzeDoc } from "./markdown/analyze_doc.ts";
 import { type LinkChecker, linkChecker } from "./check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "./core/decode_path.ts";
 import { type DirEntries, dirEntries } from "./fs/dir_entries.ts";
@@ -494,7 +494,7 @@ export interface ThreadReader {
  * @example
  * ```ts
  * import { threadReader } from "./read_docs.ts";
- * import { analyzeDoc } from "./analyze_doc.ts";
+ * import { analyzeDoc } from "./markdown/analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { analyzeDoc, type DocAnalysis } from "./analyze_doc.ts";
+import { analyzeDoc, type DocAnalysis } from "./markdown/analyze_doc.ts";
 import { byCodePoint } from "./core/by_code_point.ts";
 import { datedName } from "./core/dated_name.ts";
 import {

@@ -6,8 +6,8 @@
  */
 
 import { join } from "node:path";
-import { analyzeDoc } from "./analyze_doc.ts";
-import type { DocLink } from "./extract_links.ts";
+import { analyzeDoc } from "./markdown/analyze_doc.ts";
+import type { DocLink } from "./markdown/extract_links.ts";
 import { type Clock, LAST_ISO_MS } from "./core/clock.ts";
 import { type CandidateListing, listCandidates, type ListedFile } from "./git/list_candidates.ts";
 import { type GitFacts, readGitFacts } from "./git/read_git_facts.ts";

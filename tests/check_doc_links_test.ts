@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { analyzeDoc } from "../lib/analyze_doc.ts";
+import { analyzeDoc } from "../lib/markdown/analyze_doc.ts";
 import { checkDocLinks } from "../lib/check_doc_links.ts";
 import { PathIndex } from "../lib/path_index.ts";
 import { resolveLink } from "../lib/resolve_link.ts";

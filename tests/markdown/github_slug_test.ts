@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { githubSlug, GithubSlugger, headingAnchors } from "../lib/github_slug.ts";
+import { githubSlug, GithubSlugger, headingAnchors } from "../../lib/markdown/github_slug.ts";
 
 // Expected anchors computed with the reference implementation: remark + remark-gfm,
 // mdast-util-to-string (includeHtml: false, includeImageAlt: false) and

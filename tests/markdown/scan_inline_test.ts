@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type InlineScan, scanInline } from "../lib/scan_inline.ts";
+import { type InlineScan, scanInline } from "../../lib/markdown/scan_inline.ts";
 
 // The scanner has fast paths (blocks without syntax, simple links, single-backtick code
 // spans) next to its general path. Each case here is scanned as it is, and again wrapped so

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { isAppendOnly } from "../lib/is_append_only.ts";
-import { PACKAGE_DIR } from "./support/helpers.ts";
+import { isAppendOnly } from "../../lib/markdown/is_append_only.ts";
+import { PACKAGE_DIR } from "../support/helpers.ts";
 
 const FIXTURES = join(PACKAGE_DIR, "fixtures/append_only");
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type DocLink, extractLinks } from "../lib/extract_links.ts";
-import { PACKAGE_DIR } from "./support/helpers.ts";
-import { loadYaml } from "../lib/yaml/load_yaml.ts";
+import { type DocLink, extractLinks } from "../../lib/markdown/extract_links.ts";
+import { PACKAGE_DIR } from "../support/helpers.ts";
+import { loadYaml } from "../../lib/yaml/load_yaml.ts";
 
 // Some docs here have frontmatter that needs the full YAML parser.
 await loadYaml();

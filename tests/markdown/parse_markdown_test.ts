@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseMarkdown, scanBlock } from "../lib/parse_markdown.ts";
+import { parseMarkdown, scanBlock } from "../../lib/markdown/parse_markdown.ts";
 
 function kinds(md: string): string[] {
   return parseMarkdown(md).blocks.map((b) =>

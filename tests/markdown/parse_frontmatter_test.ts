@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { parseFrontmatter } from "../lib/parse_frontmatter.ts";
-import { parseYaml } from "../lib/yaml/parse_yaml.ts";
-import { loadYaml } from "../lib/yaml/load_yaml.ts";
+import { parseFrontmatter } from "../../lib/markdown/parse_frontmatter.ts";
+import { parseYaml } from "../../lib/yaml/parse_yaml.ts";
+import { loadYaml } from "../../lib/yaml/load_yaml.ts";
 
 await loadYaml();
 

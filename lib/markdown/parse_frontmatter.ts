@@ -5,7 +5,7 @@
  * @module
  */
 
-import { loadedYaml, YamlNotLoadedError } from "./yaml/load_yaml.ts";
+import { loadedYaml, YamlNotLoadedError } from "../yaml/load_yaml.ts";
 
 /** What {@linkcode parseFrontmatter} found. */
 export interface Frontmatter {
@@ -30,7 +30,7 @@ export interface Frontmatter {
  * @example
  * ```ts
  * import { parseFrontmatter } from "./parse_frontmatter.ts";
- * import { loadYaml } from "./yaml/load_yaml.ts";
+ * import { loadYaml } from "../yaml/load_yaml.ts";
  * import assert from "node:assert/strict";
  *
  * await loadYaml();
