@@ -24,7 +24,7 @@ import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/plan_from_disk.ts";
 import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
-import { resolveLink } from "./lib/resolve_link.ts";
+import { resolveLink } from "./lib/links/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";

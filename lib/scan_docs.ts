@@ -18,9 +18,9 @@ import { globMatcher } from "./config/glob_matcher.ts";
 import { contentFingerprint } from "./core/content_fingerprint.ts";
 import type { ListedFile } from "./git/list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "./config/load_config.ts";
-import { hasAnchor, type LinkChecker, linkChecker } from "./check_doc_links.ts";
+import { hasAnchor, type LinkChecker, linkChecker } from "./links/check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
-import { type DiskLookup, PathIndex, pathIndexSource } from "./path_index.ts";
+import { type DiskLookup, PathIndex, pathIndexSource } from "./links/path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;

@@ -15,7 +15,7 @@ import type { Config } from "./config/load_config.ts";
 import { loadIgnore } from "./config/load_ignore.ts";
 import type { GitAges, GitTip, KnownAges } from "./git/read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
-import { type DiskLookup, diskState, pathIndexSource } from "./path_index.ts";
+import { type DiskLookup, diskState, pathIndexSource } from "./links/path_index.ts";
 import {
   type CachedDoc,
   cacheKey,
@@ -24,9 +24,9 @@ import {
   listingIndex,
   ScanCache,
 } from "./scan_cache.ts";
-import { ListingChange } from "./listing_change.ts";
+import { ListingChange } from "./links/listing_change.ts";
 import { contentExclusion } from "./summarize_doc.ts";
-import { DiskRecord } from "./disk_record.ts";
+import { DiskRecord } from "./links/disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "./core/content_fingerprint.ts";
 import { dirEntries } from "./fs/dir_entries.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { DocAnalysis } from "./markdown/analyze_doc.ts";
-import type { DocLinkFacts } from "./check_doc_links.ts";
+import type { DocLinkFacts } from "./links/check_doc_links.ts";
 import type { DocLink } from "./markdown/extract_links.ts";
 
 /** A text doc as the scanner's pure part needs it. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { resolveLink } from "../lib/resolve_link.ts";
+import { resolveLink } from "../../lib/links/resolve_link.ts";
 
 Deno.test("resolveLink: relative to the document's directory, normalised", () => {
   assert.deepEqual(resolveLink("docs/a.md", "b.md"), { path: "docs/b.md", fragment: undefined });

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { decodeEntities } from "./markdown/scan_inline.ts";
+import { decodeEntities } from "../markdown/scan_inline.ts";
 
 /** A checkable link target. */
 export interface ResolvedLink {

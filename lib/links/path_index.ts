@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { DirEntries } from "./fs/dir_entries.ts";
-import type { ListedFile } from "./git/list_candidates.ts";
-import { ALWAYS_EXCLUDED_DIRS } from "./config/load_config.ts";
+import type { DirEntries } from "../fs/dir_entries.ts";
+import type { ListedFile } from "../git/list_candidates.ts";
+import { ALWAYS_EXCLUDED_DIRS } from "../config/load_config.ts";
 
 /** The listing facts a {@linkcode PathIndex} is built from (plain data: it crosses to helper threads). */
 export interface PathIndexSource {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { analyzeDoc } from "../lib/markdown/analyze_doc.ts";
-import { checkDocLinks } from "../lib/check_doc_links.ts";
-import { PathIndex } from "../lib/path_index.ts";
-import { resolveLink } from "../lib/resolve_link.ts";
+import { analyzeDoc } from "../../lib/markdown/analyze_doc.ts";
+import { checkDocLinks } from "../../lib/links/check_doc_links.ts";
+import { PathIndex } from "../../lib/links/path_index.ts";
+import { resolveLink } from "../../lib/links/resolve_link.ts";
 
 const index = (paths: string[], onDisk?: (path: string) => boolean) =>
   new PathIndex(

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { DocAnalysis } from "./markdown/analyze_doc.ts";
+import type { DocAnalysis } from "../markdown/analyze_doc.ts";
 import { pathHash, type PathIndex, type TargetState } from "./path_index.ts";
 import { resolveLink } from "./resolve_link.ts";
 
@@ -198,7 +198,7 @@ export type LinkChecker = (
  * ```ts
  * import { linkChecker } from "./check_doc_links.ts";
  * import { PathIndex } from "./path_index.ts";
- * import { analyzeDoc } from "./markdown/analyze_doc.ts";
+ * import { analyzeDoc } from "../markdown/analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
  * const check = linkChecker(new PathIndex({ paths: ["a.md", "b.md"], nonFiles: [], opaque: [] }));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { checkDocLinks, type DocLinkFacts } from "../lib/check_doc_links.ts";
-import { DiskRecord } from "../lib/disk_record.ts";
-import { ListingChange } from "../lib/listing_change.ts";
-import { type DiskLookup, PathIndex, type PathIndexSource } from "../lib/path_index.ts";
-import { prng } from "./support/helpers.ts";
+import { checkDocLinks, type DocLinkFacts } from "../../lib/links/check_doc_links.ts";
+import { DiskRecord } from "../../lib/links/disk_record.ts";
+import { ListingChange } from "../../lib/links/listing_change.ts";
+import { type DiskLookup, PathIndex, type PathIndexSource } from "../../lib/links/path_index.ts";
+import { prng } from "../support/helpers.ts";
 
 /** A disk holding `paths` (and their directories). */
 function disk(paths: ReadonlySet<string>): DiskLookup {
