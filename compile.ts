@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
-const _WORKERS = ["lib/read_docs_worker.ts", "lib/git/read_git_ages_worker.ts"].map((path) =>
+const _WORKERS = ["lib/scan/read_docs_worker.ts", "lib/git/read_git_ages_worker.ts"].map((path) =>
   join(_PACKAGE_DIR, path)
 );
 

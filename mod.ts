@@ -108,7 +108,7 @@ export {
   type ScanOutcome,
   scanRepository,
   type ScanRepositoryOptions,
-} from "./lib/scan_repository.ts";
+} from "./lib/scan/scan_repository.ts";
 export { type GitFacts, readGitFacts } from "./lib/git/read_git_facts.ts";
 export { type CandidateListing } from "./lib/git/list_candidates.ts";
 export { type GitAges, type GitTip, type KnownAges } from "./lib/git/read_git_ages.ts";
@@ -118,7 +118,7 @@ export {
   SCAN_SCHEMA_VERSION,
   type ScanArtifact,
   type Signal,
-} from "./lib/scan_docs.ts";
+} from "./lib/scan/scan_docs.ts";
 
 // Lifecycle deletion.
 export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/collect_units.ts";

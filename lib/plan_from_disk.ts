@@ -16,11 +16,11 @@ import { loadYaml } from "./yaml/load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
 import type { DocLink } from "./markdown/extract_links.ts";
 import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";
-import { readDocSync } from "./read_doc.ts";
+import { readDocSync } from "./scan/read_doc.ts";
 import { readGitFacts } from "./git/read_git_facts.ts";
-import type { ScanArtifact } from "./scan_docs.ts";
-import { scanRepository } from "./scan_repository.ts";
-import { contentExclusion } from "./summarize_doc.ts";
+import type { ScanArtifact } from "./scan/scan_docs.ts";
+import { scanRepository } from "./scan/scan_repository.ts";
+import { contentExclusion } from "./scan/summarize_doc.ts";
 
 /** Options of {@linkcode planFromDisk}. */
 export interface PlanFromDiskOptions {

@@ -15,7 +15,7 @@ import {
   writeFiles,
   writeNonUtf8Name,
 } from "./support/helpers.ts";
-import type { ScanArtifact, Signal } from "../lib/scan_docs.ts";
+import type { ScanArtifact, Signal } from "../lib/scan/scan_docs.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { showUndecodable } from "./core/decode_path.ts";
-import { escapeControls } from "./core/escape_controls.ts";
+import { showUndecodable } from "../core/decode_path.ts";
+import { escapeControls } from "../core/escape_controls.ts";
 import type { ScanArtifact, Signal } from "./scan_docs.ts";
 
 /** Options of {@linkcode renderScanText}. */

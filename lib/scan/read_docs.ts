@@ -9,16 +9,16 @@
  * @module
  */
 
-import { analyzeDoc } from "./markdown/analyze_doc.ts";
-import { type LinkChecker, linkChecker } from "./links/check_doc_links.ts";
-import { hasUndecodableBytes, showUndecodable } from "./core/decode_path.ts";
-import { type DirEntries, dirEntries } from "./fs/dir_entries.ts";
-import { loadYaml, YamlNotLoadedError } from "./yaml/load_yaml.ts";
-import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "./links/path_index.ts";
+import { analyzeDoc } from "../markdown/analyze_doc.ts";
+import { type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
+import { hasUndecodableBytes, showUndecodable } from "../core/decode_path.ts";
+import { type DirEntries, dirEntries } from "../fs/dir_entries.ts";
+import { loadYaml, YamlNotLoadedError } from "../yaml/load_yaml.ts";
+import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "../links/path_index.ts";
 import { cachedRead, readDocSync } from "./read_doc.ts";
 import { encodeCacheEntry, listingIndex } from "./scan_cache.ts";
 import { summarizeDoc } from "./summarize_doc.ts";
-import { type DiskAnswer, DiskRecord } from "./links/disk_record.ts";
+import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
 import type { FileRead } from "./scan_docs.ts";
 
 /** Options of {@linkcode readDocs}. */
@@ -494,7 +494,7 @@ export interface ThreadReader {
  * @example
  * ```ts
  * import { threadReader } from "./read_docs.ts";
- * import { analyzeDoc } from "./markdown/analyze_doc.ts";
+ * import { analyzeDoc } from "../markdown/analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

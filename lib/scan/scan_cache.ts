@@ -10,13 +10,13 @@
  * @module
  */
 
-import type { BrokenLink, FragmentRef, MissingPath } from "./links/check_doc_links.ts";
-import { contentFingerprint } from "./core/content_fingerprint.ts";
-import { type DiskAnswer, DiskRecord } from "./links/disk_record.ts";
-import type { PathIndexSource } from "./links/path_index.ts";
-import type { KnownAges } from "./git/read_git_ages.ts";
+import type { BrokenLink, FragmentRef, MissingPath } from "../links/check_doc_links.ts";
+import { contentFingerprint } from "../core/content_fingerprint.ts";
+import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
+import type { PathIndexSource } from "../links/path_index.ts";
+import type { KnownAges } from "../git/read_git_ages.ts";
 import type { DocSummary } from "./summarize_doc.ts";
-import { VERSION } from "./core/version.ts";
+import { VERSION } from "../core/version.ts";
 
 /** File name of the scan cache inside the state directory. */
 export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
@@ -104,7 +104,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * @example
  * ```ts
  * import { cacheListing, encodeCacheEntry, ScanCache } from "./scan_cache.ts";
- * import { DiskRecord } from "./links/disk_record.ts";
+ * import { DiskRecord } from "../links/disk_record.ts";
  * import assert from "node:assert/strict";
  *
  * const summary = {
@@ -178,7 +178,7 @@ export function encodeCacheEntry(
  * @example
  * ```ts
  * import { cacheListing, ScanCache } from "./scan_cache.ts";
- * import { DiskRecord } from "./links/disk_record.ts";
+ * import { DiskRecord } from "../links/disk_record.ts";
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });

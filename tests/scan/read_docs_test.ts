@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { MAX_PARSE_BYTES, readDocSync } from "../lib/read_doc.ts";
-import { readDocs, ReadHelper } from "../lib/read_docs.ts";
-import { cacheKey } from "../lib/scan_cache.ts";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { PACKAGE_DIR, tempDir } from "./support/helpers.ts";
+import { MAX_PARSE_BYTES, readDocSync } from "../../lib/scan/read_doc.ts";
+import { readDocs, ReadHelper } from "../../lib/scan/read_docs.ts";
+import { cacheKey } from "../../lib/scan/scan_cache.ts";
+import { PERMISSION_FLAGS } from "../../lib/permission_flags.ts";
+import { PACKAGE_DIR, tempDir } from "../support/helpers.ts";
 
 async function corpus(root: string): Promise<string[]> {
   const paths: string[] = [];
@@ -140,7 +140,7 @@ Deno.test("the helper thread loads, reads and checks links under scan.ts's exact
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n- [x] [b](b.md) [c](c.md)\n");
   await Deno.writeTextFile(join(dir.path, "c.md"), "# C\n");
-  const worker = new URL("../lib/read_docs_worker.ts", import.meta.url).href;
+  const worker = new URL("../../lib/scan/read_docs_worker.ts", import.meta.url).href;
   const script = `
     const worker = new Worker(${JSON.stringify(worker)}, { type: "module" });
     worker.onerror = (e) => { e.preventDefault(); console.log("failed: " + e.message); worker.terminate(); };
@@ -239,7 +239,7 @@ Deno.test("readDocs in a fresh process loads the YAML parser only when a doc's f
   await using dir = await tempDir();
   const paths = await corpus(dir.path); // every fifth doc has `tags: [a, b]`
   const script = `
-    import { readDocs, ReadHelper } from ${JSON.stringify(join(PACKAGE_DIR, "lib/read_docs.ts"))};
+    import { readDocs, ReadHelper } from ${JSON.stringify(join(PACKAGE_DIR, "lib/scan/read_docs.ts"))};
     import { loadedYaml } from ${JSON.stringify(join(PACKAGE_DIR, "lib/yaml/load_yaml.ts"))};
     const paths = JSON.parse(Deno.args[0]);
     const plain = await readDocs(Deno.cwd(), paths.filter((_, i) => i % 5 !== 0 && i < 300));

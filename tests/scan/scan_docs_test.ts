@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
-import type { ListedFile } from "../lib/git/list_candidates.ts";
-import { defaultConfig } from "../lib/config/load_config.ts";
-import { parseConfig } from "../lib/config/parse_config.ts";
-import { ignoreMatcher } from "../lib/config/ignore_matcher.ts";
-import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
-import type { DocSummary } from "../lib/summarize_doc.ts";
+import type { ListedFile } from "../../lib/git/list_candidates.ts";
+import { defaultConfig } from "../../lib/config/load_config.ts";
+import { parseConfig } from "../../lib/config/parse_config.ts";
+import { ignoreMatcher } from "../../lib/config/ignore_matcher.ts";
+import { contentFingerprint } from "../../lib/core/content_fingerprint.ts";
+import type { DocSummary } from "../../lib/scan/summarize_doc.ts";
 import {
   type FileRead,
   scanDocs,
   type ScanInput,
   selectReads,
   type Signal,
-} from "../lib/scan_docs.ts";
+} from "../../lib/scan/scan_docs.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const DAY = 86_400_000;

@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { DocAnalysis } from "./markdown/analyze_doc.ts";
-import type { DocLinkFacts } from "./links/check_doc_links.ts";
-import type { DocLink } from "./markdown/extract_links.ts";
+import type { DocAnalysis } from "../markdown/analyze_doc.ts";
+import type { DocLinkFacts } from "../links/check_doc_links.ts";
+import type { DocLink } from "../markdown/extract_links.ts";
 
 /** A text doc as the scanner's pure part needs it. */
 export interface DocSummary {
@@ -37,7 +37,7 @@ export interface DocSummary {
  * @example
  * ```ts
  * import { summarizeDoc } from "./summarize_doc.ts";
- * import { analyzeDoc } from "./markdown/analyze_doc.ts";
+ * import { analyzeDoc } from "../markdown/analyze_doc.ts";
  * import assert from "node:assert/strict";
  *
  * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [], probed: [] };

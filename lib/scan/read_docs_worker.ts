@@ -19,9 +19,9 @@ import {
   threadReader,
 } from "./read_docs.ts";
 import type { FileRead } from "./scan_docs.ts";
-import { type DiskAnswer, DiskRecord } from "./links/disk_record.ts";
-import { type DirEntries, dirEntries } from "./fs/dir_entries.ts";
-import { diskState } from "./links/path_index.ts";
+import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
+import { type DirEntries, dirEntries } from "../fs/dir_entries.ts";
+import { diskState } from "../links/path_index.ts";
 
 const scope = self as unknown as {
   onmessage: (

@@ -6,16 +6,16 @@
  */
 
 import { join } from "node:path";
-import { analyzeDoc } from "./markdown/analyze_doc.ts";
-import type { DocLink } from "./markdown/extract_links.ts";
-import { type Clock, LAST_ISO_MS } from "./core/clock.ts";
-import { type CandidateListing, listCandidates, type ListedFile } from "./git/list_candidates.ts";
-import { type GitFacts, readGitFacts } from "./git/read_git_facts.ts";
-import type { Config } from "./config/load_config.ts";
-import { loadIgnore } from "./config/load_ignore.ts";
-import type { GitAges, GitTip, KnownAges } from "./git/read_git_ages.ts";
+import { analyzeDoc } from "../markdown/analyze_doc.ts";
+import type { DocLink } from "../markdown/extract_links.ts";
+import { type Clock, LAST_ISO_MS } from "../core/clock.ts";
+import { type CandidateListing, listCandidates, type ListedFile } from "../git/list_candidates.ts";
+import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
+import type { Config } from "../config/load_config.ts";
+import { loadIgnore } from "../config/load_ignore.ts";
+import type { GitAges, GitTip, KnownAges } from "../git/read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
-import { type DiskLookup, diskState, pathIndexSource } from "./links/path_index.ts";
+import { type DiskLookup, diskState, pathIndexSource } from "../links/path_index.ts";
 import {
   type CachedDoc,
   cacheKey,
@@ -24,14 +24,14 @@ import {
   listingIndex,
   ScanCache,
 } from "./scan_cache.ts";
-import { ListingChange } from "./links/listing_change.ts";
+import { ListingChange } from "../links/listing_change.ts";
 import { contentExclusion } from "./summarize_doc.ts";
-import { DiskRecord } from "./links/disk_record.ts";
+import { DiskRecord } from "../links/disk_record.ts";
 import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
-import { contentIdentity } from "./core/content_fingerprint.ts";
-import { dirEntries } from "./fs/dir_entries.ts";
-import { loadGlobEngine, needsGlobEngine } from "./config/glob_matcher.ts";
-import { pathExists } from "./fs/path_exists.ts";
+import { contentIdentity } from "../core/content_fingerprint.ts";
+import { dirEntries } from "../fs/dir_entries.ts";
+import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
+import { pathExists } from "../fs/path_exists.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -90,8 +90,8 @@ export interface ScanOutcome {
  * @example
  * ```ts
  * import { scanRepository } from "./scan_repository.ts";
- * import { defaultConfig } from "./config/load_config.ts";
- * import { fixedClock } from "./core/clock.ts";
+ * import { defaultConfig } from "../config/load_config.ts";
+ * import { fixedClock } from "../core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -7,9 +7,9 @@
  * @module
  */
 
-import { contentFingerprint } from "./core/content_fingerprint.ts";
-import { isGitBlob } from "./git/is_git_blob.ts";
-import { hasUndecodableBytes } from "./core/decode_path.ts";
+import { contentFingerprint } from "../core/content_fingerprint.ts";
+import { isGitBlob } from "../git/is_git_blob.ts";
+import { hasUndecodableBytes } from "../core/decode_path.ts";
 import { cacheKey } from "./scan_cache.ts";
 import type { FileRead } from "./scan_docs.ts";
 

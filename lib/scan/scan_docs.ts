@@ -5,22 +5,22 @@
  * @module
  */
 
-import { analyzeDoc, type DocAnalysis } from "./markdown/analyze_doc.ts";
-import { byCodePoint } from "./core/by_code_point.ts";
-import { datedName } from "./core/dated_name.ts";
+import { analyzeDoc, type DocAnalysis } from "../markdown/analyze_doc.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
+import { datedName } from "../core/dated_name.ts";
 import {
   type ExistingPaths,
   existingPaths,
   governingRule,
   servedByPath,
-} from "./config/governing_rule.ts";
-import { globMatcher } from "./config/glob_matcher.ts";
-import { contentFingerprint } from "./core/content_fingerprint.ts";
-import type { ListedFile } from "./git/list_candidates.ts";
-import { ALWAYS_EXCLUDED_DIRS, type Config } from "./config/load_config.ts";
-import { hasAnchor, type LinkChecker, linkChecker } from "./links/check_doc_links.ts";
+} from "../config/governing_rule.ts";
+import { globMatcher } from "../config/glob_matcher.ts";
+import { contentFingerprint } from "../core/content_fingerprint.ts";
+import type { ListedFile } from "../git/list_candidates.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config } from "../config/load_config.ts";
+import { hasAnchor, type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
-import { type DiskLookup, PathIndex, pathIndexSource } from "./links/path_index.ts";
+import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -163,7 +163,7 @@ export interface ScanInput {
  * @example
  * ```ts
  * import { selectReads } from "./scan_docs.ts";
- * import { defaultConfig } from "./config/load_config.ts";
+ * import { defaultConfig } from "../config/load_config.ts";
  * import assert from "node:assert/strict";
  *
  * const files = ["a.md", "node_modules/x.md", "skip.md", "b.txt"]
@@ -190,7 +190,7 @@ export function selectReads(
  * @example
  * ```ts
  * import { scanDocs } from "./scan_docs.ts";
- * import { defaultConfig } from "./config/load_config.ts";
+ * import { defaultConfig } from "../config/load_config.ts";
  * import assert from "node:assert/strict";
  *
  * const text = "# Plan\n\nSee [b](b.md) and [gone](gone.md).\n";

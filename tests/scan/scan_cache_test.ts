@@ -10,12 +10,12 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
-import type { ScanArtifact } from "../lib/scan_docs.ts";
-import { contentFingerprint } from "../lib/core/content_fingerprint.ts";
-import { defaultConfig } from "../lib/config/load_config.ts";
-import { fixedClock } from "../lib/core/clock.ts";
-import { scanRepository } from "../lib/scan_repository.ts";
+} from "../support/helpers.ts";
+import type { ScanArtifact } from "../../lib/scan/scan_docs.ts";
+import { contentFingerprint } from "../../lib/core/content_fingerprint.ts";
+import { defaultConfig } from "../../lib/config/load_config.ts";
+import { fixedClock } from "../../lib/core/clock.ts";
+import { scanRepository } from "../../lib/scan/scan_repository.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const DAY = "2026-10-01T00:00:00Z";
