@@ -157,11 +157,11 @@ export {
   type SafetyTier,
   validateReport,
   type ValidateReportOptions,
-} from "./lib/validate_report.ts";
-export { renderReport } from "./lib/render_report.ts";
+} from "./lib/report/validate_report.ts";
+export { renderReport } from "./lib/report/render_report.ts";
 export {
   type WriteReportOptions,
   writeReportPair,
   type WrittenReport,
-} from "./lib/write_report_pair.ts";
-export { findReportPair, type ReportPair } from "./lib/find_report_pair.ts";
+} from "./lib/report/write_report_pair.ts";
+export { findReportPair, type ReportPair } from "./lib/report/find_report_pair.ts";

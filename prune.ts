@@ -18,7 +18,7 @@ import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/find_dangling.ts";
-import { findReportPair } from "./lib/find_report_pair.ts";
+import { findReportPair } from "./lib/report/find_report_pair.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
@@ -28,7 +28,7 @@ import { resolveLink } from "./lib/links/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
 import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";
-import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
 
 const USAGE = `usage: prune.ts [options]
 

@@ -25,9 +25,9 @@ import {
   STATE_DIR_NAME,
 } from "./lib/state_dir.ts";
 import { futureTimes, readState, type State, updateState } from "./lib/state_file.ts";
-import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
 import { withLock } from "./lib/fs/with_lock.ts";
-import { writeReportPair } from "./lib/write_report_pair.ts";
+import { writeReportPair } from "./lib/report/write_report_pair.ts";
 
 const USAGE = `usage: state.ts <command> [options]
 

@@ -3,10 +3,10 @@
 // stamp, until killed.
 
 import { fixedClock } from "../../lib/core/clock.ts";
-import { findReportPair } from "../../lib/find_report_pair.ts";
+import { findReportPair } from "../../lib/report/find_report_pair.ts";
 import { ensureStateDir } from "../../lib/state_dir.ts";
-import { parseReport } from "../../lib/validate_report.ts";
-import { writeReportPair } from "../../lib/write_report_pair.ts";
+import { parseReport } from "../../lib/report/validate_report.ts";
+import { writeReportPair } from "../../lib/report/write_report_pair.ts";
 
 const dir = await ensureStateDir(Deno.cwd());
 const report = parseReport(await Deno.readTextFile(Deno.args[0]));

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { escapeControls } from "./core/escape_controls.ts";
+import { escapeControls } from "../core/escape_controls.ts";
 import {
   CATEGORIES,
   OP_TYPES,

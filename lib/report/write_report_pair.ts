@@ -7,13 +7,13 @@
  */
 
 import { basename, join } from "node:path";
-import { atomicWrite, syncDir, tempFileOf } from "./fs/atomic_write.ts";
-import { type Clock, fileStamp, systemClock } from "./core/clock.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
+import { atomicWrite, syncDir, tempFileOf } from "../fs/atomic_write.ts";
+import { type Clock, fileStamp, systemClock } from "../core/clock.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 import { REPORT_FILE_PATTERN, type ReportPair } from "./find_report_pair.ts";
 import { renderReport } from "./render_report.ts";
 import type { Report } from "./validate_report.ts";
-import { type LockOptions, withLock } from "./fs/with_lock.ts";
+import { type LockOptions, withLock } from "../fs/with_lock.ts";
 
 /** Options of {@linkcode writeReportPair}. */
 export interface WriteReportOptions extends LockOptions {
@@ -43,7 +43,7 @@ export interface WrittenReport extends ReportPair {
  * @example
  * ```ts
  * import { writeReportPair } from "./write_report_pair.ts";
- * import { fixedClock } from "./core/clock.ts";
+ * import { fixedClock } from "../core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { atomicWrite } from "../lib/fs/atomic_write.ts";
-import { fixedClock } from "../lib/core/clock.ts";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { renderReport } from "../lib/render_report.ts";
-import type { Report } from "../lib/validate_report.ts";
-import { writeReportPair } from "../lib/write_report_pair.ts";
-import { entryNames, tempDir } from "./support/helpers.ts";
+import { atomicWrite } from "../../lib/fs/atomic_write.ts";
+import { fixedClock } from "../../lib/core/clock.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { renderReport } from "../../lib/report/render_report.ts";
+import type { Report } from "../../lib/report/validate_report.ts";
+import { writeReportPair } from "../../lib/report/write_report_pair.ts";
+import { entryNames, tempDir } from "../support/helpers.ts";
 
 const REPORT: Report = {
   schema_version: 1,

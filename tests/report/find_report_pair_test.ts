@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { findReportPair } from "../lib/find_report_pair.ts";
-import { tempDir } from "./support/helpers.ts";
+import { findReportPair } from "../../lib/report/find_report_pair.ts";
+import { tempDir } from "../support/helpers.ts";
 
 Deno.test("findReportPair: no directory or no pair is undefined", async () => {
   await using dir = await tempDir();

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { exceedsDepth, MAX_JSON_DEPTH } from "./core/exceeds_depth.ts";
-import { isIsoTimestamp } from "./core/is_iso_timestamp.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { exceedsDepth, MAX_JSON_DEPTH } from "../core/exceeds_depth.ts";
+import { isIsoTimestamp } from "../core/is_iso_timestamp.ts";
 
 /** Largest report accepted, in bytes: a bigger input fails before it is parsed. */
 export const MAX_REPORT_BYTES = 16 * 1024 * 1024;

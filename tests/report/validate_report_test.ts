@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 import {
   entryPathProblem,
   MAX_REPORT_BYTES,
   parseReport,
   validateReport,
-} from "../lib/validate_report.ts";
+} from "../../lib/report/validate_report.ts";
 
-const FIXTURES = new URL("../fixtures/reports/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/reports/", import.meta.url);
 const read = (name: string) => Deno.readTextFile(new URL(name, FIXTURES));
 
 Deno.test("the valid fixtures validate, and validation keeps every field", async () => {

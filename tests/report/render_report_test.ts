@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { renderReport } from "../lib/render_report.ts";
-import { parseReport, type Report } from "../lib/validate_report.ts";
+import { renderReport } from "../../lib/report/render_report.ts";
+import { parseReport, type Report } from "../../lib/report/validate_report.ts";
 
-const FIXTURES = new URL("../fixtures/reports/valid/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/reports/valid/", import.meta.url);
 
 Deno.test("rendering the full fixture gives exactly the committed Markdown", async () => {
   const report = parseReport(await Deno.readTextFile(new URL("full.json", FIXTURES)));
