@@ -66,7 +66,7 @@ export {
   hasWritePermission,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
+} from "./lib/state/state_dir.ts";
 export {
   ALWAYS_EXCLUDED_DIRS,
   type Config,
@@ -90,11 +90,11 @@ export {
   type StateRead,
   type UpdateOptions,
   updateState,
-} from "./lib/state_file.ts";
-export { diagnose, type Diagnosis, GITIGNORE_LINE } from "./lib/diagnose.ts";
+} from "./lib/state/state_file.ts";
+export { diagnose, type Diagnosis, GITIGNORE_LINE } from "./lib/state/diagnose.ts";
 
 // The reminder's decision.
-export { checkStaleness, type Staleness } from "./lib/check_staleness.ts";
+export { checkStaleness, type Staleness } from "./lib/state/check_staleness.ts";
 export {
   decideReminder,
   type ReminderDecision,

@@ -27,8 +27,8 @@ import { findEntry } from "./lib/fs/find_entry.ts";
 import { findRoot } from "./lib/fs/find_root.ts";
 import { formatBanner } from "./lib/format_banner.ts";
 import { readThreshold } from "./lib/read_threshold.ts";
-import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state_dir.ts";
-import { readState, updateState } from "./lib/state_file.ts";
+import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state/state_dir.ts";
+import { readState, updateState } from "./lib/state/state_file.ts";
 import { VERSION } from "./lib/core/version.ts";
 
 export type { Clock, ReminderDecision, ReminderReason };

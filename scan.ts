@@ -25,7 +25,7 @@ import {
   ensureStateDir,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
+} from "./lib/state/state_dir.ts";
 
 /** File name of the scan artifact inside the state directory. */
 export const SCAN_FILE_NAME = "scan.json";

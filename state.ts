@@ -10,9 +10,9 @@
  */
 
 import { resolve } from "node:path";
-import { checkStaleness } from "./lib/check_staleness.ts";
+import { checkStaleness } from "./lib/state/check_staleness.ts";
 import { CLOCK_SLACK_MS } from "./lib/core/clock.ts";
-import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
+import { diagnose, type Diagnosis } from "./lib/state/diagnose.ts";
 import { escapeControls } from "./lib/core/escape_controls.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
@@ -23,8 +23,8 @@ import {
   ensureStateDir,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
-import { futureTimes, readState, type State, updateState } from "./lib/state_file.ts";
+} from "./lib/state/state_dir.ts";
+import { futureTimes, readState, type State, updateState } from "./lib/state/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
 import { withLock } from "./lib/fs/with_lock.ts";
 import { writeReportPair } from "./lib/report/write_report_pair.ts";

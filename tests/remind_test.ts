@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { VERSION } from "../lib/core/version.ts";
-import { emptyState } from "../lib/state_file.ts";
+import { emptyState } from "../lib/state/state_file.ts";
 import { withLock } from "../lib/fs/with_lock.ts";
 import {
   DENO,

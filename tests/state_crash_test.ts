@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { findReportPair } from "../lib/report/find_report_pair.ts";
 import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
 import { renderReport } from "../lib/report/render_report.ts";
-import { emptyState } from "../lib/state_file.ts";
+import { emptyState } from "../lib/state/state_file.ts";
 import { parseReport } from "../lib/report/validate_report.ts";
 import { DENO, PACKAGE_DIR, prng, tempRepo } from "./support/helpers.ts";
 

@@ -2,8 +2,8 @@
 // read-modify-write like the reminder's, setting last_reminded and appending
 // its id (argv[0]) to the `writers` list.
 
-import { ensureStateDir } from "../../lib/state_dir.ts";
-import { updateState } from "../../lib/state_file.ts";
+import { ensureStateDir } from "../../lib/state/state_dir.ts";
+import { updateState } from "../../lib/state/state_file.ts";
 
 const id = Number(Deno.args[0]);
 const dir = await ensureStateDir(Deno.cwd());

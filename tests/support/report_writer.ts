@@ -4,7 +4,7 @@
 
 import { fixedClock } from "../../lib/core/clock.ts";
 import { findReportPair } from "../../lib/report/find_report_pair.ts";
-import { ensureStateDir } from "../../lib/state_dir.ts";
+import { ensureStateDir } from "../../lib/state/state_dir.ts";
 import { parseReport } from "../../lib/report/validate_report.ts";
 import { writeReportPair } from "../../lib/report/write_report_pair.ts";
 

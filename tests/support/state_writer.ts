@@ -2,8 +2,8 @@
 // `seq` and `last_check` in a loop through updateState, printing each seq, until
 // killed. The parent checks the file is always one whole version.
 
-import { ensureStateDir } from "../../lib/state_dir.ts";
-import { updateState } from "../../lib/state_file.ts";
+import { ensureStateDir } from "../../lib/state/state_dir.ts";
+import { updateState } from "../../lib/state/state_file.ts";
 
 const BASE = Date.parse("2026-01-01T00:00:00.000Z");
 const dir = await ensureStateDir(Deno.cwd());

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fixedClock } from "../lib/core/clock.ts";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
+import { fixedClock } from "../../lib/core/clock.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 import {
   emptyState,
   futureTimes,
@@ -9,8 +9,8 @@ import {
   parseState,
   readState,
   updateState,
-} from "../lib/state_file.ts";
-import { tempDir } from "./support/helpers.ts";
+} from "../../lib/state/state_file.ts";
+import { tempDir } from "../support/helpers.ts";
 
 const T = "2026-11-30T03:36:18.000Z";
 

@@ -7,16 +7,16 @@
  */
 
 import { join } from "node:path";
-import { type Clock, CLOCK_SLACK_MS, systemClock } from "./core/clock.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { findReportPair, type ReportPair } from "./report/find_report_pair.ts";
-import { CONFIG_FILE_NAME, loadConfig } from "./config/load_config.ts";
-import { pathExists } from "./fs/path_exists.ts";
-import { runGit } from "./git/run_git.ts";
+import { type Clock, CLOCK_SLACK_MS, systemClock } from "../core/clock.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { findReportPair, type ReportPair } from "../report/find_report_pair.ts";
+import { CONFIG_FILE_NAME, loadConfig } from "../config/load_config.ts";
+import { pathExists } from "../fs/path_exists.ts";
+import { runGit } from "../git/run_git.ts";
 import { hasWritePermission, resolveStateDir, STATE_DIR_NAME } from "./state_dir.ts";
 import { futureTimes, readState, STATE_FILE_NAME } from "./state_file.ts";
-import { staleTempFiles } from "./fs/stale_temp_files.ts";
-import { MAX_REPORT_BYTES } from "./report/validate_report.ts";
+import { staleTempFiles } from "../fs/stale_temp_files.ts";
+import { MAX_REPORT_BYTES } from "../report/validate_report.ts";
 
 /** The `.gitignore` line that keeps the state directory out of git. */
 export const GITIGNORE_LINE = ".dochygiene/";

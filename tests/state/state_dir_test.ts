@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 import {
   assertWritePermission,
   ensureStateDir,
   hasWritePermission,
   resolveStateDir,
-} from "../lib/state_dir.ts";
-import { tempDir } from "./support/helpers.ts";
+} from "../../lib/state/state_dir.ts";
+import { tempDir } from "../support/helpers.ts";
 
 function code(expected: string) {
   return (err: unknown) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { fixedClock } from "../lib/core/clock.ts";
-import { diagnose, GITIGNORE_LINE } from "../lib/diagnose.ts";
-import { git, tempDir, tempRepo, writeFiles } from "./support/helpers.ts";
+import { fixedClock } from "../../lib/core/clock.ts";
+import { diagnose, GITIGNORE_LINE } from "../../lib/state/diagnose.ts";
+import { git, tempDir, tempRepo, writeFiles } from "../support/helpers.ts";
 
 Deno.test("a repository that ignores .dochygiene/ with a valid config is healthy", async () => {
   await using repo = await tempRepo();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkStaleness } from "../lib/check_staleness.ts";
+import { checkStaleness } from "../../lib/state/check_staleness.ts";
 
 const DAY = 86_400_000;
 const NOW = new Date("2026-11-30T12:00:00.000Z");

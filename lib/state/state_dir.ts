@@ -5,9 +5,9 @@
  * @module
  */
 
-import { join } from "./fs/path.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { findEntry } from "./fs/find_entry.ts";
+import { join } from "../fs/path.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { findEntry } from "../fs/find_entry.ts";
 
 /** Name of the state directory inside the root. */
 export const STATE_DIR_NAME = ".dochygiene";

@@ -5,14 +5,14 @@
  * @module
  */
 
-import { join } from "./fs/path.ts";
-import { atomicWrite, tempFileOf } from "./fs/atomic_write.ts";
-import { type Clock, fileStamp } from "./core/clock.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { exceedsDepth } from "./core/exceeds_depth.ts";
-import { findEntry } from "./fs/find_entry.ts";
-import { isIsoTimestamp } from "./core/is_iso_timestamp.ts";
-import { type LockOptions, withLock } from "./fs/with_lock.ts";
+import { join } from "../fs/path.ts";
+import { atomicWrite, tempFileOf } from "../fs/atomic_write.ts";
+import { type Clock, fileStamp } from "../core/clock.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { exceedsDepth } from "../core/exceeds_depth.ts";
+import { findEntry } from "../fs/find_entry.ts";
+import { isIsoTimestamp } from "../core/is_iso_timestamp.ts";
+import { type LockOptions, withLock } from "../fs/with_lock.ts";
 
 /** File name of the state file inside the state directory. */
 export const STATE_FILE_NAME = "state.json";
