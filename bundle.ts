@@ -44,7 +44,7 @@ export const BUNDLE_HEADER =
  * import assert from "node:assert/strict";
  *
  * const text = await bundleHook();
- * assert.ok(text.includes("// lib/decide_reminder.ts"));
+ * assert.ok(text.includes("// lib/remind/decide_reminder.ts"));
  * ```
  */
 export async function bundleHook(): Promise<string> {

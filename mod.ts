@@ -100,8 +100,8 @@ export {
   type ReminderDecision,
   type ReminderReason,
   type ReminderState,
-} from "./lib/decide_reminder.ts";
-export { type Banner, formatBanner } from "./lib/format_banner.ts";
+} from "./lib/remind/decide_reminder.ts";
+export { type Banner, formatBanner } from "./lib/remind/format_banner.ts";
 
 // The scan.
 export {

@@ -22,11 +22,11 @@ import {
   decideReminder,
   type ReminderDecision,
   type ReminderReason,
-} from "./lib/decide_reminder.ts";
+} from "./lib/remind/decide_reminder.ts";
 import { findEntry } from "./lib/fs/find_entry.ts";
 import { findRoot } from "./lib/fs/find_root.ts";
-import { formatBanner } from "./lib/format_banner.ts";
-import { readThreshold } from "./lib/read_threshold.ts";
+import { formatBanner } from "./lib/remind/format_banner.ts";
+import { readThreshold } from "./lib/remind/read_threshold.ts";
 import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state/state_dir.ts";
 import { readState, updateState } from "./lib/state/state_file.ts";
 import { VERSION } from "./lib/core/version.ts";

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { CONFIG_FILE_NAME } from "./config/config_file_name.ts";
-import { findEntry } from "./fs/find_entry.ts";
-import { join } from "./fs/path.ts";
-import { linkState } from "./fs/link_state.ts";
+import { CONFIG_FILE_NAME } from "../config/config_file_name.ts";
+import { findEntry } from "../fs/find_entry.ts";
+import { join } from "../fs/path.ts";
+import { linkState } from "../fs/link_state.ts";
 
 /** The threshold when the config does not set one (DESIGN.md's default). */
 export const DEFAULT_THRESHOLD_DAYS = 7;
@@ -73,8 +73,8 @@ export async function readThreshold(root: string): Promise<number> {
     // every run; only this rare path pays for it. Written from the package root
     // so that it names lib/config/load_config.ts both from here and from the hook's
     // bundle (hooks/remind.js, one directory down from the root as well).
-    const loader: string = "./config/load_config.ts";
-    const { loadConfig }: typeof import("./config/load_config.ts") = await import(loader);
+    const loader: string = "../config/load_config.ts";
+    const { loadConfig }: typeof import("../config/load_config.ts") = await import(loader);
     return (await loadConfig(root)).threshold_days;
   } catch {
     return DEFAULT_THRESHOLD_DAYS;

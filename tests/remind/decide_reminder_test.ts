@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import FakeTimers from "@sinonjs/fake-timers";
-import { systemClock } from "../lib/core/clock.ts";
-import { decideReminder, type ReminderState } from "../lib/decide_reminder.ts";
-import { DENO, PACKAGE_DIR } from "./support/helpers.ts";
+import { systemClock } from "../../lib/core/clock.ts";
+import { decideReminder, type ReminderState } from "../../lib/remind/decide_reminder.ts";
+import { DENO, PACKAGE_DIR } from "../support/helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -217,7 +217,7 @@ async function decideInTimezone(tz: string): Promise<boolean[]> {
   const code = `
     import FakeTimers from "@sinonjs/fake-timers";
     import { systemClock } from "${lib("lib/core/clock.ts")}";
-    import { decideReminder } from "${lib("lib/decide_reminder.ts")}";
+    import { decideReminder } from "${lib("lib/remind/decide_reminder.ts")}";
     const cases = JSON.parse(Deno.env.get("CASES"));
     const out = cases.map((c) => {
       const clock = FakeTimers.install({ now: Date.parse(c.now), toFake: ["Date"] });

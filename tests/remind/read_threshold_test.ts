@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CONFIG_FILE_NAME, loadConfig } from "../lib/config/load_config.ts";
-import { DEFAULT_THRESHOLD_DAYS, readThreshold } from "../lib/read_threshold.ts";
-import { DENO, PACKAGE_DIR, tempDir } from "./support/helpers.ts";
+import { CONFIG_FILE_NAME, loadConfig } from "../../lib/config/load_config.ts";
+import { DEFAULT_THRESHOLD_DAYS, readThreshold } from "../../lib/remind/read_threshold.ts";
+import { DENO, PACKAGE_DIR, tempDir } from "../support/helpers.ts";
 
 /** readThreshold on a root whose `.dochygiene.yml` holds `text`. */
 async function thresholdOf(text: string): Promise<number> {
@@ -18,7 +18,7 @@ async function thresholdOf(text: string): Promise<number> {
 async function thresholdWithoutNpm(text: string): Promise<number> {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, CONFIG_FILE_NAME), text);
-  const module = new URL(`file://${join(PACKAGE_DIR, "lib/read_threshold.ts")}`).href;
+  const module = new URL(`file://${join(PACKAGE_DIR, "lib/remind/read_threshold.ts")}`).href;
   const code = `import { readThreshold } from "${module}";
     console.log(await readThreshold(${JSON.stringify(dir.path)}));`;
   const out = await new Deno.Command(DENO, {
@@ -49,7 +49,7 @@ async function waitingFifo(path: string): Promise<{ release(): Promise<void> }> 
 }
 
 Deno.test("the default is load_config's default, 7", async () => {
-  const { defaultConfig } = await import("../lib/config/load_config.ts");
+  const { defaultConfig } = await import("../../lib/config/load_config.ts");
   assert.equal(DEFAULT_THRESHOLD_DAYS, defaultConfig().threshold_days);
   assert.equal(DEFAULT_THRESHOLD_DAYS, 7);
 });

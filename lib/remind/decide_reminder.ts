@@ -5,7 +5,7 @@
  * @module
  */
 
-import { localDay } from "./core/clock.ts";
+import { localDay } from "../core/clock.ts";
 
 /** Milliseconds in a day: staleness is measured in elapsed time. */
 const _DAY_MS = 24 * 60 * 60 * 1000;
