@@ -121,7 +121,7 @@ export {
 } from "./lib/scan/scan_docs.ts";
 
 // Lifecycle deletion.
-export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/collect_units.ts";
+export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/prune/collect_units.ts";
 export {
   approvedCandidates,
   type Candidate,
@@ -133,9 +133,9 @@ export {
   type PlanInput,
   planPrune,
   type UnitFacts,
-} from "./lib/plan_prune.ts";
-export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
-export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
+} from "./lib/prune/plan_prune.ts";
+export { type ApplyInput, applyPrune } from "./lib/prune/apply_prune.ts";
+export { planFromDisk, type PlanFromDiskOptions } from "./lib/prune/plan_from_disk.ts";
 export { type ListedFile } from "./lib/git/list_candidates.ts";
 export {
   type ExistingPaths,

@@ -12,18 +12,18 @@
  */
 
 import { join } from "node:path";
-import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_prune.ts";
+import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/prune/apply_prune.ts";
 import type { Clock } from "./lib/core/clock.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
-import { findDangling } from "./lib/find_dangling.ts";
+import { findDangling } from "./lib/prune/find_dangling.ts";
 import { findReportPair } from "./lib/report/find_report_pair.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
-import { planFromDisk } from "./lib/plan_from_disk.ts";
-import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
+import { planFromDisk } from "./lib/prune/plan_from_disk.ts";
+import { type Judgment, type Plan, planPrune } from "./lib/prune/plan_prune.ts";
 import { resolveLink } from "./lib/links/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state/state_dir.ts";

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { existingPaths } from "../../lib/config/governing_rule.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../../lib/permission_flags.ts";
-import type { PlanInput, UnitFacts } from "../../lib/plan_prune.ts";
+import type { PlanInput, UnitFacts } from "../../lib/prune/plan_prune.ts";
 
 /** Absolute path of the package (the directory holding deno.json). */
 export const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));

@@ -6,14 +6,14 @@
  */
 
 import { join } from "node:path";
-import { decodePath, hasUndecodableBytes } from "./core/decode_path.ts";
-import { type ExistingPaths, existingPaths, governingRule } from "./config/governing_rule.ts";
-import type { ListedFile } from "./git/list_candidates.ts";
-import type { Rule } from "./config/load_config.ts";
+import { decodePath, hasUndecodableBytes } from "../core/decode_path.ts";
+import { type ExistingPaths, existingPaths, governingRule } from "../config/governing_rule.ts";
+import type { ListedFile } from "../git/list_candidates.ts";
+import type { Rule } from "../config/load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
-import { shallowBoundary } from "./git/read_git_ages.ts";
-import { type GitFacts, readGitFacts } from "./git/read_git_facts.ts";
-import { runGit } from "./git/run_git.ts";
+import { shallowBoundary } from "../git/read_git_ages.ts";
+import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
+import { runGit } from "../git/run_git.ts";
 
 /** Options of {@linkcode collectUnits}. */
 export interface CollectOptions {
@@ -78,7 +78,7 @@ export interface UnitCollection {
  * @example
  * ```ts
  * import { collectUnits } from "./collect_units.ts";
- * import { parseConfig } from "./config/parse_config.ts";
+ * import { parseConfig } from "../config/parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

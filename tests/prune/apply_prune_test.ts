@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { applyPrune } from "../lib/apply_prune.ts";
-import { collectUnits } from "../lib/collect_units.ts";
-import { existingPaths as existingPathsOf } from "../lib/config/governing_rule.ts";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { parseConfig } from "../lib/config/parse_config.ts";
-import { type Plan, planPrune } from "../lib/plan_prune.ts";
-import { pathExists } from "../lib/fs/path_exists.ts";
+import { applyPrune } from "../../lib/prune/apply_prune.ts";
+import { collectUnits } from "../../lib/prune/collect_units.ts";
+import { existingPaths as existingPathsOf } from "../../lib/config/governing_rule.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { parseConfig } from "../../lib/config/parse_config.ts";
+import { type Plan, planPrune } from "../../lib/prune/plan_prune.ts";
+import { pathExists } from "../../lib/fs/path_exists.ts";
 import {
   commitFiles,
   conflictedMerge,
@@ -17,7 +17,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const OLD = "2026-11-01T10:00:00Z";

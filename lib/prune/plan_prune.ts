@@ -8,10 +8,10 @@
  * @module
  */
 
-import { byCodePoint } from "./core/by_code_point.ts";
-import { CLOCK_SLACK_MS, LAST_ISO_MS } from "./core/clock.ts";
-import { type ExistingPaths, servedByPath } from "./config/governing_rule.ts";
-import type { Lifetime, Rule } from "./config/load_config.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
+import { CLOCK_SLACK_MS, LAST_ISO_MS } from "../core/clock.ts";
+import { type ExistingPaths, servedByPath } from "../config/governing_rule.ts";
+import type { Lifetime, Rule } from "../config/load_config.ts";
 
 /** Where an `extract: true` unit's durable content may go before it is deleted. */
 export const EXTRACT_DESTINATIONS: readonly string[] = [
@@ -181,8 +181,8 @@ export interface Plan {
  * @example
  * ```ts
  * import { planPrune } from "./plan_prune.ts";
- * import { existingPaths } from "./config/governing_rule.ts";
- * import { parseConfig } from "./config/parse_config.ts";
+ * import { existingPaths } from "../config/governing_rule.ts";
+ * import { parseConfig } from "../config/parse_config.ts";
  * import assert from "node:assert/strict";
  *
  * const [rule] = parseConfig("rules:\n  - {match: 'runs/*\/', lifetime: temporary, retain_recent: 1}\n").rules;

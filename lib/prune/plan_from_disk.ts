@@ -6,21 +6,21 @@
  * @module
  */
 
-import { analyzeDoc } from "./markdown/analyze_doc.ts";
-import type { Clock } from "./core/clock.ts";
+import { analyzeDoc } from "../markdown/analyze_doc.ts";
+import type { Clock } from "../core/clock.ts";
 import { collectUnits, type UnitCollection } from "./collect_units.ts";
-import { globMatcher } from "./config/glob_matcher.ts";
-import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "./config/load_config.ts";
-import { IGNORE_FILE_NAME, loadIgnore } from "./config/load_ignore.ts";
-import { loadYaml } from "./yaml/load_yaml.ts";
+import { globMatcher } from "../config/glob_matcher.ts";
+import { ALWAYS_EXCLUDED_DIRS, type Config, CONFIG_FILE_NAME } from "../config/load_config.ts";
+import { IGNORE_FILE_NAME, loadIgnore } from "../config/load_ignore.ts";
+import { loadYaml } from "../yaml/load_yaml.ts";
 import { type Judgment, type Plan, planPrune } from "./plan_prune.ts";
-import type { DocLink } from "./markdown/extract_links.ts";
-import { dirEntries, type DirEntryKind } from "./fs/dir_entries.ts";
-import { readDocSync } from "./scan/read_doc.ts";
-import { readGitFacts } from "./git/read_git_facts.ts";
-import type { ScanArtifact } from "./scan/scan_docs.ts";
-import { scanRepository } from "./scan/scan_repository.ts";
-import { contentExclusion } from "./scan/summarize_doc.ts";
+import type { DocLink } from "../markdown/extract_links.ts";
+import { dirEntries, type DirEntryKind } from "../fs/dir_entries.ts";
+import { readDocSync } from "../scan/read_doc.ts";
+import { readGitFacts } from "../git/read_git_facts.ts";
+import type { ScanArtifact } from "../scan/scan_docs.ts";
+import { scanRepository } from "../scan/scan_repository.ts";
+import { contentExclusion } from "../scan/summarize_doc.ts";
 
 /** Options of {@linkcode planFromDisk}. */
 export interface PlanFromDiskOptions {
@@ -57,8 +57,8 @@ export interface PlanFromDiskOptions {
  * @example
  * ```ts
  * import { planFromDisk } from "./plan_from_disk.ts";
- * import { defaultConfig } from "./config/load_config.ts";
- * import { systemClock } from "./core/clock.ts";
+ * import { defaultConfig } from "../config/load_config.ts";
+ * import { systemClock } from "../core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

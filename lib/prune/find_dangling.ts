@@ -5,7 +5,7 @@
  * @module
  */
 
-import { byCodePoint } from "./core/by_code_point.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
 import type { Dangling } from "./plan_prune.ts";
 
 /**

@@ -9,18 +9,18 @@
 
 import { Buffer } from "node:buffer";
 import { join, resolve } from "node:path";
-import { atomicWrite } from "./fs/atomic_write.ts";
-import { byCodePoint } from "./core/by_code_point.ts";
+import { atomicWrite } from "../fs/atomic_write.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
 import type { UnitCollection } from "./collect_units.ts";
-import { decodePath } from "./core/decode_path.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./core/escape_controls.ts";
-import { gitBusy } from "./git/git_busy.ts";
-import type { ListedFile } from "./git/list_candidates.ts";
-import { pathExists } from "./fs/path_exists.ts";
+import { decodePath } from "../core/decode_path.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "../core/escape_controls.ts";
+import { gitBusy } from "../git/git_busy.ts";
+import type { ListedFile } from "../git/list_candidates.ts";
+import { pathExists } from "../fs/path_exists.ts";
 import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
-import { type GitOptions, runGit } from "./git/run_git.ts";
-import { withLock } from "./fs/with_lock.ts";
+import { type GitOptions, runGit } from "../git/run_git.ts";
+import { withLock } from "../fs/with_lock.ts";
 
 /** What {@linkcode applyPrune} needs. */
 export interface ApplyInput {
@@ -92,7 +92,7 @@ export const PRUNE_JOURNAL_FILE = "prune-journal.json";
  * ```ts
  * import { applyPrune } from "./apply_prune.ts";
  * import { collectUnits } from "./collect_units.ts";
- * import { existingPaths } from "./config/governing_rule.ts";
+ * import { existingPaths } from "../config/governing_rule.ts";
  * import { planPrune } from "./plan_prune.ts";
  * import assert from "node:assert/strict";
  *
@@ -129,7 +129,7 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
  * ```ts
  * import { skipHiddenUnits } from "./apply_prune.ts";
  * import { collectUnits } from "./collect_units.ts";
- * import { parseConfig } from "./config/parse_config.ts";
+ * import { parseConfig } from "../config/parse_config.ts";
  * import { planPrune } from "./plan_prune.ts";
  * import assert from "node:assert/strict";
  *

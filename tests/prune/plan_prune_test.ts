@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { existingPaths } from "../lib/config/governing_rule.ts";
-import type { Rule } from "../lib/config/load_config.ts";
-import { parseConfig } from "../lib/config/parse_config.ts";
+import { existingPaths } from "../../lib/config/governing_rule.ts";
+import type { Rule } from "../../lib/config/load_config.ts";
+import { parseConfig } from "../../lib/config/parse_config.ts";
 import {
   approvedCandidates,
   EXTRACT_DESTINATIONS,
@@ -9,8 +9,8 @@ import {
   type PlanInput,
   planPrune,
   type UnitFacts,
-} from "../lib/plan_prune.ts";
-import { dryRunInput } from "./support/helpers.ts";
+} from "../../lib/prune/plan_prune.ts";
+import { dryRunInput } from "../support/helpers.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");
 const DAY = 86_400_000;
