@@ -24,7 +24,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { clockFromEnv } from "./lib/core/clock.ts";
-import { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
+import { PERMISSION_FLAGS, type SeamName } from "./lib/cli/permission_flags.ts";
 import { runGit } from "./lib/git/run_git.ts";
 
 const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));

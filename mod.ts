@@ -55,7 +55,7 @@ export {
   localDay,
   systemClock,
 } from "./lib/core/clock.ts";
-export { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
+export { PERMISSION_FLAGS, type SeamName } from "./lib/cli/permission_flags.ts";
 export { VERSION } from "./lib/core/version.ts";
 
 // Root, state directory, config.

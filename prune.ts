@@ -25,7 +25,7 @@ import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/prune/plan_from_disk.ts";
 import { type Judgment, type Plan, planPrune } from "./lib/prune/plan_prune.ts";
 import { resolveLink } from "./lib/links/resolve_link.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state/state_dir.ts";
 import { readState, STATE_FILE_NAME, updateState } from "./lib/state/state_file.ts";
 import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";

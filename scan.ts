@@ -16,7 +16,7 @@ import { atomicWrite } from "./lib/fs/atomic_write.ts";
 import { formatScanJson } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { renderScanText } from "./lib/scan/render_scan_text.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import { type ScanOutcome, scanRepository } from "./lib/scan/scan_repository.ts";
 import { SCAN_CACHE_FILE_NAME } from "./lib/scan/scan_cache.ts";
 import { staleTempFiles } from "./lib/fs/stale_temp_files.ts";

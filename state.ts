@@ -17,7 +17,7 @@ import { escapeControls } from "./lib/core/escape_controls.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { readCapped } from "./lib/fs/read_capped.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import {
   assertWritePermission,
   ensureStateDir,

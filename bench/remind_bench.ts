@@ -19,7 +19,7 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 
 const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const DENO = Deno.execPath();

@@ -22,7 +22,7 @@
 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 import { pathExists } from "../lib/fs/path_exists.ts";
 import { helperThreads } from "../lib/scan/read_docs.ts";
 

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS, type SeamName } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../lib/cli/permission_flags.ts";
 import {
   commitFiles,
   DENO,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 import { VERSION } from "../lib/core/version.ts";
 import { emptyState } from "../lib/state/state_file.ts";
 import { withLock } from "../lib/fs/with_lock.ts";

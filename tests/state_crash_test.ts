@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findReportPair } from "../lib/report/find_report_pair.ts";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 import { renderReport } from "../lib/report/render_report.ts";
 import { emptyState } from "../lib/state/state_file.ts";
 import { parseReport } from "../lib/report/validate_report.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { MAX_PARSE_BYTES, readDocSync } from "../../lib/scan/read_doc.ts";
 import { readDocs, ReadHelper } from "../../lib/scan/read_docs.ts";
 import { cacheKey } from "../../lib/scan/scan_cache.ts";
-import { PERMISSION_FLAGS } from "../../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
 import { PACKAGE_DIR, tempDir } from "../support/helpers.ts";
 
 async function corpus(root: string): Promise<string[]> {

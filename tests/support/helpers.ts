@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { existingPaths } from "../../lib/config/governing_rule.ts";
-import { PERMISSION_FLAGS, type SeamName } from "../../lib/permission_flags.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../../lib/cli/permission_flags.ts";
 import type { PlanInput, UnitFacts } from "../../lib/prune/plan_prune.ts";
 
 /** Absolute path of the package (the directory holding deno.json). */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { DochygieneError } from "../lib/core/dochygiene_error.ts";
-import { runSeam, type SeamContext, type SeamResult, toFailure } from "../lib/run_seam.ts";
-import { VERSION } from "../lib/core/version.ts";
+import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
+import { runSeam, type SeamContext, type SeamResult, toFailure } from "../../lib/cli/run_seam.ts";
+import { VERSION } from "../../lib/core/version.ts";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
 import {
   assertSeamError,
   DENO,
@@ -13,7 +13,7 @@ import {
   runSeam as runSeamProcess,
   tempDir,
   tempRepo,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const SPEC = {
   name: "demo",

@@ -7,13 +7,13 @@
  */
 
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { type Clock, clockFromEnv } from "./core/clock.ts";
-import { DochygieneError } from "./core/dochygiene_error.ts";
-import { escapeControls } from "./core/escape_controls.ts";
-import { findEntry } from "./fs/find_entry.ts";
-import { findRoot } from "./fs/find_root.ts";
-import { basename, dirname } from "./fs/path.ts";
-import { VERSION } from "./core/version.ts";
+import { type Clock, clockFromEnv } from "../core/clock.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { escapeControls } from "../core/escape_controls.ts";
+import { findEntry } from "../fs/find_entry.ts";
+import { findRoot } from "../fs/find_root.ts";
+import { basename, dirname } from "../fs/path.ts";
+import { VERSION } from "../core/version.ts";
 
 /** Output format of a seam. */
 export type Format = "json" | "text";
