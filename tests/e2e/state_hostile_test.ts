@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
 import {
   assertSeamError,
   DENO,
@@ -14,7 +14,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const VALID = await Deno.readTextFile(`${PACKAGE_DIR}/fixtures/reports/valid/full.json`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BUNDLE_PATH, bundleHook } from "../bundle.ts";
-import { DENO, PACKAGE_DIR } from "./support/helpers.ts";
+import { BUNDLE_PATH, bundleHook } from "../../bundle.ts";
+import { DENO, PACKAGE_DIR } from "../support/helpers.ts";
 
 Deno.test("hooks/remind.js is the bundle of the current sources (else: deno task bundle)", async () => {
   const committed = await Deno.readTextFile(join(PACKAGE_DIR, BUNDLE_PATH));

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DENO, PACKAGE_DIR, runCommand, tempDir } from "./support/helpers.ts";
+import { DENO, PACKAGE_DIR, runCommand, tempDir } from "../support/helpers.ts";
 
 function compile(out: string, denort: string) {
   return runCommand(DENO, ["task", "--quiet", "compile", "--out", out], {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
-import { VERSION } from "../lib/core/version.ts";
-import { emptyState } from "../lib/state/state_file.ts";
-import { withLock } from "../lib/fs/with_lock.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
+import { VERSION } from "../../lib/core/version.ts";
+import { emptyState } from "../../lib/state/state_file.ts";
+import { withLock } from "../../lib/fs/with_lock.ts";
 import {
   DENO,
   entryNames,
@@ -16,7 +16,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T09:00:00.000Z";
 const DAY = 24 * 60 * 60 * 1000;

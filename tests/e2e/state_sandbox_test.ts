@@ -3,8 +3,8 @@
 // else fails with NotCapable, whatever the code tries.
 
 import assert from "node:assert/strict";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
-import { DENO, git, PACKAGE_DIR, tempDir, writeFiles } from "./support/helpers.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
+import { DENO, git, PACKAGE_DIR, tempDir, writeFiles } from "../support/helpers.ts";
 
 Deno.test("under state.ts's flags, writes outside .dochygiene fail with NotCapable", async () => {
   await using outer = await tempDir();

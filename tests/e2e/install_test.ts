@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS, type SeamName } from "../lib/cli/permission_flags.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../../lib/cli/permission_flags.ts";
 import {
   commitFiles,
   DENO,
@@ -16,7 +16,7 @@ import {
   type SeamRun,
   tempDir,
   tempRepo,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
 const NOW = "2026-11-30T12:00:00.000Z";

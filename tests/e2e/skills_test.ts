@@ -9,10 +9,10 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildSampleRepo, sampleReport } from "../demo.ts";
-import { PERMISSION_FLAGS, type SeamName } from "../lib/cli/permission_flags.ts";
-import { parseYaml } from "../lib/yaml/parse_yaml.ts";
-import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "./support/helpers.ts";
+import { buildSampleRepo, sampleReport } from "../../demo.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../../lib/cli/permission_flags.ts";
+import { parseYaml } from "../../lib/yaml/parse_yaml.ts";
+import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "../support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 

@@ -15,7 +15,7 @@ import {
   type TempDir,
   tempDir,
   tempRepo,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 

@@ -4,8 +4,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
-import { DENO, PACKAGE_DIR, runSeam, tempRepo } from "./support/helpers.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
+import { DENO, PACKAGE_DIR, runSeam, tempRepo } from "../support/helpers.ts";
 
 const at = (base: string, i: number) => new Date(Date.parse(base) + i * 1000).toISOString();
 

@@ -14,9 +14,9 @@ import {
   tempRepo,
   writeFiles,
   writeNonUtf8Name,
-} from "./support/helpers.ts";
-import type { ScanArtifact, Signal } from "../lib/scan/scan_docs.ts";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
+} from "../support/helpers.ts";
+import type { ScanArtifact, Signal } from "../../lib/scan/scan_docs.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const OLD_DAY = "2026-10-01T00:00:00Z";

@@ -5,12 +5,12 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { findReportPair } from "../lib/report/find_report_pair.ts";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
-import { renderReport } from "../lib/report/render_report.ts";
-import { emptyState } from "../lib/state/state_file.ts";
-import { parseReport } from "../lib/report/validate_report.ts";
-import { DENO, PACKAGE_DIR, prng, tempRepo } from "./support/helpers.ts";
+import { findReportPair } from "../../lib/report/find_report_pair.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
+import { renderReport } from "../../lib/report/render_report.ts";
+import { emptyState } from "../../lib/state/state_file.ts";
+import { parseReport } from "../../lib/report/validate_report.ts";
+import { DENO, PACKAGE_DIR, prng, tempRepo } from "../support/helpers.ts";
 
 const BASE = Date.parse("2026-01-01T00:00:00.000Z");
 

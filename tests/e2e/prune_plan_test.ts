@@ -14,7 +14,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 const OLD = "2026-11-01T10:00:00Z";

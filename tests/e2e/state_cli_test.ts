@@ -2,7 +2,7 @@
 // git repositories, the script run with exactly its documented flags.
 
 import assert from "node:assert/strict";
-import { VERSION } from "../lib/core/version.ts";
+import { VERSION } from "../../lib/core/version.ts";
 import {
   assertSeamError,
   entryNames,
@@ -11,7 +11,7 @@ import {
   type SeamRun,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const VALID = await Deno.readTextFile(`${PACKAGE_DIR}/fixtures/reports/valid/full.json`);

@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { VERSION } from "../lib/core/version.ts";
+import { VERSION } from "../../lib/core/version.ts";
 import {
   git,
   PACKAGE_DIR,
@@ -14,7 +14,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T09:00:00.000Z";
 const DAY = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../../lib/cli/permission_flags.ts";
 import {
   assertSeamError,
   commitFiles,
@@ -19,7 +19,7 @@ import {
   tempDir,
   tempRepo,
   writeFiles,
-} from "./support/helpers.ts";
+} from "../support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";
 const OLD = "2026-11-01T10:00:00Z";
