@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BUNDLE_PATH, bundleHook } from "../../bundle.ts";
+import { BUNDLE_PATH, bundleHook } from "../../tools/bundle.ts";
 import { DENO, PACKAGE_DIR } from "../support/helpers.ts";
 
 Deno.test("hooks/remind.js is the bundle of the current sources (else: deno task bundle)", async () => {

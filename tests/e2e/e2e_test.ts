@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildSampleRepo, sampleReport } from "../../demo.ts";
+import { buildSampleRepo, sampleReport } from "../../tools/demo.ts";
 import { DENO, git, PACKAGE_DIR, runCommand, runSeam, tempDir } from "../support/helpers.ts";
 
 const NOW = "2026-11-30T12:00:00.000Z";

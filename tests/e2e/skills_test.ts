@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildSampleRepo, sampleReport } from "../../demo.ts";
+import { buildSampleRepo, sampleReport } from "../../tools/demo.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../../lib/cli/permission_flags.ts";
 import { parseYaml } from "../../lib/yaml/parse_yaml.ts";
 import { DENO, git, PACKAGE_DIR, runCommand, type SeamRun, tempDir } from "../support/helpers.ts";

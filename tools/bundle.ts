@@ -22,7 +22,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const _PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** Where the hook's bundle lives, relative to the package root. */
 export const BUNDLE_PATH = "hooks/remind.js";

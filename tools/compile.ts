@@ -26,9 +26,9 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { PERMISSION_FLAGS, type SeamName } from "./lib/cli/permission_flags.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../lib/cli/permission_flags.ts";
 
-const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const _PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const _WORKERS = ["lib/scan/read_docs_worker.ts", "lib/git/read_git_ages_worker.ts"].map((path) =>
   join(_PACKAGE_DIR, path)
 );

@@ -23,11 +23,11 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { clockFromEnv } from "./lib/core/clock.ts";
-import { PERMISSION_FLAGS, type SeamName } from "./lib/cli/permission_flags.ts";
-import { runGit } from "./lib/git/run_git.ts";
+import { clockFromEnv } from "../lib/core/clock.ts";
+import { PERMISSION_FLAGS, type SeamName } from "../lib/cli/permission_flags.ts";
+import { runGit } from "../lib/git/run_git.ts";
 
-const _PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const _PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const _FIXTURE_DIR = join(_PACKAGE_DIR, "fixtures", "demo");
 const _DAY_MS = 86_400_000;
 
