@@ -121,7 +121,11 @@ export {
 } from "./lib/scan/scan_docs.ts";
 
 // Lifecycle deletion.
-export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/prune/collect_units.ts";
+export {
+  type CollectOptions,
+  collectUnits,
+  type UnitCollection,
+} from "./lib/prune/collect_units.ts";
 export {
   approvedCandidates,
   type Candidate,

@@ -96,7 +96,9 @@ export async function main(args: string[]): Promise<number> {
       `--output=${target}`,
       // remind.ts reaches load_config.ts through a non-literal import (kept off the
       // hook's start-up graph), which deno compile cannot see on its own.
-      ...(seam === "remind" ? [`--include=${join(_PACKAGE_DIR, "lib/config/load_config.ts")}`] : []),
+      ...(seam === "remind"
+        ? [`--include=${join(_PACKAGE_DIR, "lib/config/load_config.ts")}`]
+        : []),
       // The scanner's threads (the reading helper, git's history pass; prune scans too) are
       // started from modules deno compile does not follow.
       ...(seam === "scan" || seam === "prune" ? _WORKERS.map((w) => `--include=${w}`) : []),

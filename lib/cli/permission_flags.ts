@@ -1,5 +1,5 @@
 /**
- * The exact Deno permission flags of each seam (DESIGN.md "Running the
+ * The exact Deno permission flags of each seam (docs/design.md "Running the
  * seams"). Tasks, the hook, install recipes and tests all use these.
  *
  * @example
@@ -17,7 +17,7 @@
 /** The four seams. */
 export type SeamName = "remind" | "state" | "scan" | "prune";
 
-/** Permission flags per seam, in the order DESIGN.md lists them. */
+/** Permission flags per seam, in the order docs/design.md "Running the seams" lists them. */
 export const PERMISSION_FLAGS: Readonly<Record<SeamName, readonly string[]>> = {
   remind: ["--no-prompt", "--allow-read", "--allow-write=.dochygiene", "--allow-env"],
   state: [

@@ -1,6 +1,6 @@
 /**
  * Which rulebook rule governs a path, and the unit it governs it as
- * (DESIGN.md "Lifecycle deletion", "Units"); plus the on-disk proof of
+ * (docs/design.md "Lifecycle deletion", "Units"); plus the on-disk proof of
  * `served_when_path`.
  *
  * @module

@@ -48,7 +48,7 @@ export interface Config {
 }
 
 /**
- * The defaults of DESIGN.md.
+ * The defaults of docs/design.md "Defaults".
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * Crash-safe file replacement (DESIGN.md invariant 5).
+ * Crash-safe file replacement (docs/design.md "Invariants" 5).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Project-root resolution (DESIGN.md "Project root").
+ * Project-root resolution (docs/design.md "Project root").
  *
  * @module
  */

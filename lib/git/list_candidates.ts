@@ -1,6 +1,6 @@
 /**
  * The files of a project: from git's index and worktree in a repository, from
- * a filesystem walk elsewhere (DESIGN.md "The scanner", candidates).
+ * a filesystem walk elsewhere (docs/design.md "The scanner", "Candidates").
  *
  * @module
  */

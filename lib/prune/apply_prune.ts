@@ -1,5 +1,5 @@
 /**
- * Applying a prune (DESIGN.md "Lifecycle deletion", Apply): under the state
+ * Applying a prune (docs/design.md "Lifecycle deletion", "Apply"): under the state
  * lock, with the plan recomputed from git facts read at that moment, delete
  * the approved units through git and record the tracked ones in ONE commit
  * that holds only those deletions; restore everything on any failure.

@@ -1,5 +1,5 @@
 /**
- * Reads a project's prune facts from disk and git and plans (DESIGN.md
+ * Reads a project's prune facts from disk and git and plans (docs/design.md
  * "Lifecycle deletion"): the I/O half of `prune.ts`, shared by its dry run
  * and by apply's recomputation under the lock.
  *

@@ -1,5 +1,5 @@
 /**
- * The prune planner (DESIGN.md "Lifecycle deletion"): a pure function from
+ * The prune planner (docs/design.md "Lifecycle deletion"): a pure function from
  * injected facts (units with their git facts and ages, the existing paths,
  * the report's judgments, the user's confirmations, the clock and its
  * watermark) to the plan JSON — every candidate, kept unit and deferred unit
@@ -145,7 +145,7 @@ export interface Dangling {
   to: string;
 }
 
-/** The plan / result JSON of DESIGN.md (plus `warnings`). */
+/** The plan / result JSON of docs/design.md "Lifecycle deletion" (plus `warnings`). */
 export interface Plan {
   /** Always `1`. */
   schema_version: 1;
@@ -368,7 +368,7 @@ function _served(
   });
 }
 
-/** Adds a candidate with its tier (DESIGN.md's matrix) and what it still needs. */
+/** Adds a candidate with its tier (docs/design.md "The tier matrix") and what it still needs. */
 function _candidate(
   unit: UnitFacts,
   reason: string,

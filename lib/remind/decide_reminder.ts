@@ -1,5 +1,5 @@
 /**
- * The reminder's decision (DESIGN.md "The reminder"): a pure function of the
+ * The reminder's decision (docs/design.md "The reminder"): a pure function of the
  * two timestamps, the current instant and the threshold.
  *
  * @module
@@ -49,7 +49,7 @@ export interface ReminderDecision {
 }
 
 /**
- * Decides whether the SessionStart banner shows, exactly as DESIGN.md writes
+ * Decides whether the SessionStart banner shows, exactly as docs/design.md "The reminder" writes
  * it:
  *
  * ```

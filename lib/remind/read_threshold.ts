@@ -10,7 +10,7 @@ import { findEntry } from "../fs/find_entry.ts";
 import { join } from "../fs/path.ts";
 import { linkState } from "../fs/link_state.ts";
 
-/** The threshold when the config does not set one (DESIGN.md's default). */
+/** The threshold when the config does not set one (the default of docs/design.md "Defaults"). */
 export const DEFAULT_THRESHOLD_DAYS = 7;
 
 /** Larger configs are refused by `loadConfig` too (`MAX_YAML_BYTES`). */

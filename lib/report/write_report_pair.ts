@@ -1,7 +1,7 @@
 /**
  * The report rollover: write the new pair, then remove every older one, so
  * exactly one pair survives and a failed write leaves the previous pair intact
- * (DESIGN.md invariant 4).
+ * (docs/design.md "Invariants" 4).
  *
  * @module
  */

@@ -14,7 +14,12 @@ import { type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
 import { hasUndecodableBytes, showUndecodable } from "../core/decode_path.ts";
 import { type DirEntries, dirEntries } from "../fs/dir_entries.ts";
 import { loadYaml, YamlNotLoadedError } from "../yaml/load_yaml.ts";
-import { type DiskLookup, diskState, PathIndex, type PathIndexSource } from "../links/path_index.ts";
+import {
+  type DiskLookup,
+  diskState,
+  PathIndex,
+  type PathIndexSource,
+} from "../links/path_index.ts";
 import { cachedRead, readDocSync } from "./read_doc.ts";
 import { encodeCacheEntry, listingIndex } from "./scan_cache.ts";
 import { summarizeDoc } from "./summarize_doc.ts";

@@ -1,6 +1,6 @@
 /**
  * The scanner's logic as a pure function over injected facts: the exclusion
- * pipeline and every signal of DESIGN.md "The scanner".
+ * pipeline and every signal of docs/design.md "The scanner".
  *
  * @module
  */
@@ -42,7 +42,7 @@ export type Signal =
   | { kind: "broken_anchor"; line: number; target: string }
   | { kind: "missing_path"; line: number; path: string };
 
-/** The scan artifact (`.dochygiene/scan.json`), exactly DESIGN.md's schema. */
+/** The scan artifact (`.dochygiene/scan.json`), exactly the schema of docs/design.md "The scanner". */
 export interface ScanArtifact {
   /** Always 1. */
   schema_version: number;

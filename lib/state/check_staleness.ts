@@ -17,7 +17,7 @@ export interface Staleness {
 
 /**
  * `stale = last_check is null OR (now - last_check) > threshold_days`, in
- * milliseconds (DESIGN.md "The reminder").
+ * milliseconds (docs/design.md "The reminder").
  *
  * @example
  * ```ts

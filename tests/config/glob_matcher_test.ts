@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import picomatch from "npm:picomatch@^4";
-import { globMatcher, globProblem, loadGlobEngine, needsGlobEngine } from "../../lib/config/glob_matcher.ts";
+import {
+  globMatcher,
+  globProblem,
+  loadGlobEngine,
+  needsGlobEngine,
+} from "../../lib/config/glob_matcher.ts";
 
 Deno.test("needsGlobEngine: only globs other than **/*.ext, or paths the suffix test does not cover", () => {
   assert.ok(!needsGlobEngine(["**/*.md", "**/*.mdx"], ["README.md", "docs/a b/ü.md"]));

@@ -18,7 +18,7 @@ function invalid(pattern: RegExp) {
 
 const DOS = "lifetime: delete-once-served";
 
-Deno.test("a missing config file gives the DESIGN.md defaults", async () => {
+Deno.test("a missing config file gives the documented defaults (docs/design.md, Defaults)", async () => {
   await using root = await tempDir();
   assert.deepEqual(await loadConfig(root.path), {
     threshold_days: 7,
@@ -185,7 +185,7 @@ const CASES: [string, string, RegExp][] = [
     /rules\[0\]\.retain_recent: must be a whole number >= 0/,
   ],
   [
-    "max_age_days negative (the DESIGN.md example)",
+    "max_age_days negative (the documented example)",
     "rules:\n  - match: a/*\n    lifetime: keep\n  - match: b/*\n    lifetime: temporary\n  - match: c/*\n    lifetime: temporary\n    max_age_days: -1\n",
     /rules\[2\]\.max_age_days: must be a number >= 0/,
   ],

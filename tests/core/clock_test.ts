@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import FakeTimers from "@sinonjs/fake-timers";
-import { clockFromEnv, fileStamp, fixedClock, localDay, systemClock } from "../../lib/core/clock.ts";
+import {
+  clockFromEnv,
+  fileStamp,
+  fixedClock,
+  localDay,
+  systemClock,
+} from "../../lib/core/clock.ts";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 
 Deno.test("systemClock follows fake timers that replace Date", () => {

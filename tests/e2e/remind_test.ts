@@ -76,7 +76,7 @@ function remind(
   });
 }
 
-/** Asserts the one JSON line of DESIGN.md and returns its banner. */
+/** Asserts the one JSON line of docs/design.md "The reminder" and returns its banner. */
 function assertBanner(run: SeamRun): string {
   assert.equal(run.stderr, "");
   assert.equal(run.code, 0);
@@ -391,7 +391,7 @@ Deno.test("--version, --help, --format text; an unknown option is silent", async
   });
 });
 
-Deno.test("exact DESIGN command (no --quiet, no --config): banner, empty stderr", async () => {
+Deno.test("the exact documented hook command (no --quiet, no --config): banner, empty stderr", async () => {
   await using repo = await tempRepo();
   await writeFiles(repo.path, { ".dochygiene.yml": '"threshold_days": 3\n' });
   await writeState(repo.path, state({ last_check: ago(5) }));

@@ -1,4 +1,4 @@
-// Crash safety of the state store (DESIGN.md invariants 4 and 5): children that
+// Crash safety of the state store (docs/design.md "Invariants" 4 and 5): children that
 // write state or report pairs in a loop, run with state.ts's exact permission
 // flags, are killed with SIGKILL at random moments (seeded PRNG, so a failure
 // reproduces); after every kill the files on disk must be one whole version.

@@ -1,5 +1,5 @@
 // Writes are confined to <root>/.dochygiene at the runtime level
-// (DESIGN.md invariant 7): under state.ts's exact flags, a write anywhere
+// (docs/design.md "Invariants" 7): under state.ts's exact flags, a write anywhere
 // else fails with NotCapable, whatever the code tries.
 
 import assert from "node:assert/strict";

@@ -13,7 +13,11 @@ import {
   writeFiles,
   writeNonUtf8Name,
 } from "../support/helpers.ts";
-import { type CandidateListing, listCandidates, parseLsFiles } from "../../lib/git/list_candidates.ts";
+import {
+  type CandidateListing,
+  listCandidates,
+  parseLsFiles,
+} from "../../lib/git/list_candidates.ts";
 
 const paths = (l: { files: { path: string }[] }) => l.files.map((f) => f.path);
 

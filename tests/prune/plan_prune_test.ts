@@ -267,7 +267,7 @@ Deno.test("extract: the destinations name an ADR, CLAUDE.md, a docs/ file and th
   }
 });
 
-Deno.test("plan JSON: the DESIGN.md shape, deterministic order", () => {
+Deno.test("plan JSON: the documented shape, deterministic order", () => {
   const p = plan(runs([10, 11, 12, 13, 14]).reverse());
   assert.deepEqual(Object.keys(p), [
     "schema_version",

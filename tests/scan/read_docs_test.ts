@@ -239,7 +239,9 @@ Deno.test("readDocs in a fresh process loads the YAML parser only when a doc's f
   await using dir = await tempDir();
   const paths = await corpus(dir.path); // every fifth doc has `tags: [a, b]`
   const script = `
-    import { readDocs, ReadHelper } from ${JSON.stringify(join(PACKAGE_DIR, "lib/scan/read_docs.ts"))};
+    import { readDocs, ReadHelper } from ${
+    JSON.stringify(join(PACKAGE_DIR, "lib/scan/read_docs.ts"))
+  };
     import { loadedYaml } from ${JSON.stringify(join(PACKAGE_DIR, "lib/yaml/load_yaml.ts"))};
     const paths = JSON.parse(Deno.args[0]);
     const plain = await readDocs(Deno.cwd(), paths.filter((_, i) => i % 5 !== 0 && i < 300));

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { MAX_YAML_ALIASES, MAX_YAML_BYTES, parseYaml, YamlError } from "../../lib/yaml/parse_yaml.ts";
+import {
+  MAX_YAML_ALIASES,
+  MAX_YAML_BYTES,
+  parseYaml,
+  YamlError,
+} from "../../lib/yaml/parse_yaml.ts";
 import { aliasBomb } from "../support/helpers.ts";
 
 Deno.test("parseYaml uses the YAML 1.2 core schema: no yes/no booleans, no sexagesimal", () => {
