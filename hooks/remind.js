@@ -239,7 +239,7 @@ async function readThreshold(root) {
     if (text.length > _MAX_BYTES) return DEFAULT_THRESHOLD_DAYS;
     const scanned = _scan(text);
     if (scanned !== void 0) return scanned;
-    const loader = "../config/load_config.ts";
+    const loader = "../lib/config/load_config.ts";
     const { loadConfig } = await import(loader);
     return (await loadConfig(root)).threshold_days;
   } catch {

@@ -59,7 +59,12 @@ export async function bundleHook(): Promise<string> {
     const reason = new TextDecoder().decode(stderr).trim().split("\n")[0];
     throw new Error(`deno bundle remind.ts failed: ${reason}`);
   }
-  return BUNDLE_HEADER + new TextDecoder().decode(stdout);
+  const text = new TextDecoder().decode(stdout);
+  // The one dynamic import (the rare full-config path of lib/remind/read_threshold.ts) names the
+  // loader relative to lib/remind/; the bundle runs from hooks/.
+  const [from, to] = ['"../config/load_config.ts"', '"../lib/config/load_config.ts"'];
+  if (text.split(from).length !== 2) throw new Error(`the bundle does not name ${from} once`);
+  return BUNDLE_HEADER + text.replace(from, to);
 }
 
 if (import.meta.main) {

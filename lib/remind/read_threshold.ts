@@ -70,9 +70,9 @@ export async function readThreshold(root: string): Promise<number> {
     if (scanned !== undefined) return scanned;
     // A non-literal specifier: Deno then leaves this module (and its npm packages)
     // out of the start-up module graph instead of loading and resolving it on
-    // every run; only this rare path pays for it. Written from the package root
-    // so that it names lib/config/load_config.ts both from here and from the hook's
-    // bundle (hooks/remind.js, one directory down from the root as well).
+    // every run; only this rare path pays for it. The hook's bundle
+    // (hooks/remind.js) sits elsewhere: tools/bundle.ts re-points this one
+    // specifier there.
     const loader: string = "../config/load_config.ts";
     const { loadConfig }: typeof import("../config/load_config.ts") = await import(loader);
     return (await loadConfig(root)).threshold_days;

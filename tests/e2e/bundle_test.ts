@@ -25,5 +25,5 @@ Deno.test("the hook's bundle imports nothing at start-up: no npm, no node:, no o
   // The one dynamic import, the rare full-config path, names the package's loader.
   const text = await Deno.readTextFile(join(PACKAGE_DIR, BUNDLE_PATH));
   assert.equal([...text.matchAll(/await import\(/g)].length, 1);
-  assert.match(text, /"\.\.\/lib\/load_config\.ts"/);
+  assert.match(text, /"\.\.\/lib\/config\/load_config\.ts"/);
 });

@@ -446,5 +446,5 @@ Deno.test("remind.ts's static module graph has no npm: and no node: module", asy
     assert.ok(!names.includes(heavy), `${heavy} must not be imported statically`);
   }
   // The walk is meaningful: the YAML loader is reachable, only dynamically.
-  assert.ok([...modules.keys()].some((s) => s.endsWith("/lib/load_config.ts")));
+  assert.ok([...modules.keys()].some((s) => s.endsWith("/lib/config/load_config.ts")));
 });
