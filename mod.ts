@@ -46,7 +46,7 @@
  */
 
 // Errors, time, versions and the permission contract.
-export { DochygieneError, type ExitCode } from "./lib/dochygiene_error.ts";
+export { DochygieneError, type ExitCode } from "./lib/core/dochygiene_error.ts";
 export {
   type Clock,
   clockFromEnv,
@@ -54,19 +54,19 @@ export {
   fixedClock,
   localDay,
   systemClock,
-} from "./lib/clock.ts";
-export { PERMISSION_FLAGS, type SeamName } from "./lib/permission_flags.ts";
-export { VERSION } from "./lib/version.ts";
+} from "./lib/core/clock.ts";
+export { PERMISSION_FLAGS, type SeamName } from "./lib/cli/permission_flags.ts";
+export { VERSION } from "./lib/core/version.ts";
 
 // Root, state directory, config.
-export { findRoot } from "./lib/find_root.ts";
+export { findRoot } from "./lib/fs/find_root.ts";
 export {
   assertWritePermission,
   ensureStateDir,
   hasWritePermission,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
+} from "./lib/state/state_dir.ts";
 export {
   ALWAYS_EXCLUDED_DIRS,
   type Config,
@@ -75,12 +75,12 @@ export {
   type Lifetime,
   loadConfig,
   type Rule,
-} from "./lib/load_config.ts";
-export { parseConfig } from "./lib/parse_config.ts";
+} from "./lib/config/load_config.ts";
+export { parseConfig } from "./lib/config/parse_config.ts";
 
 // The state store.
-export { atomicWrite } from "./lib/atomic_write.ts";
-export { type LockOptions, withLock } from "./lib/with_lock.ts";
+export { atomicWrite } from "./lib/fs/atomic_write.ts";
+export { type LockOptions, withLock } from "./lib/fs/with_lock.ts";
 export {
   emptyState,
   parseState,
@@ -90,38 +90,42 @@ export {
   type StateRead,
   type UpdateOptions,
   updateState,
-} from "./lib/state_file.ts";
-export { diagnose, type Diagnosis, GITIGNORE_LINE } from "./lib/diagnose.ts";
+} from "./lib/state/state_file.ts";
+export { diagnose, type Diagnosis, GITIGNORE_LINE } from "./lib/state/diagnose.ts";
 
 // The reminder's decision.
-export { checkStaleness, type Staleness } from "./lib/check_staleness.ts";
+export { checkStaleness, type Staleness } from "./lib/state/check_staleness.ts";
 export {
   decideReminder,
   type ReminderDecision,
   type ReminderReason,
   type ReminderState,
-} from "./lib/decide_reminder.ts";
-export { type Banner, formatBanner } from "./lib/format_banner.ts";
+} from "./lib/remind/decide_reminder.ts";
+export { type Banner, formatBanner } from "./lib/remind/format_banner.ts";
 
 // The scan.
 export {
   type ScanOutcome,
   scanRepository,
   type ScanRepositoryOptions,
-} from "./lib/scan_repository.ts";
-export { type GitFacts, readGitFacts } from "./lib/read_git_facts.ts";
-export { type CandidateListing } from "./lib/list_candidates.ts";
-export { type GitAges, type GitTip, type KnownAges } from "./lib/read_git_ages.ts";
-export { type DocLink } from "./lib/extract_links.ts";
+} from "./lib/scan/scan_repository.ts";
+export { type GitFacts, readGitFacts } from "./lib/git/read_git_facts.ts";
+export { type CandidateListing } from "./lib/git/list_candidates.ts";
+export { type GitAges, type GitTip, type KnownAges } from "./lib/git/read_git_ages.ts";
+export { type DocLink } from "./lib/markdown/extract_links.ts";
 export {
   type ExclusionReason,
   SCAN_SCHEMA_VERSION,
   type ScanArtifact,
   type Signal,
-} from "./lib/scan_docs.ts";
+} from "./lib/scan/scan_docs.ts";
 
 // Lifecycle deletion.
-export { type CollectOptions, collectUnits, type UnitCollection } from "./lib/collect_units.ts";
+export {
+  type CollectOptions,
+  collectUnits,
+  type UnitCollection,
+} from "./lib/prune/collect_units.ts";
 export {
   approvedCandidates,
   type Candidate,
@@ -133,16 +137,16 @@ export {
   type PlanInput,
   planPrune,
   type UnitFacts,
-} from "./lib/plan_prune.ts";
-export { type ApplyInput, applyPrune } from "./lib/apply_prune.ts";
-export { planFromDisk, type PlanFromDiskOptions } from "./lib/plan_from_disk.ts";
-export { type ListedFile } from "./lib/list_candidates.ts";
+} from "./lib/prune/plan_prune.ts";
+export { type ApplyInput, applyPrune } from "./lib/prune/apply_prune.ts";
+export { planFromDisk, type PlanFromDiskOptions } from "./lib/prune/plan_from_disk.ts";
+export { type ListedFile } from "./lib/git/list_candidates.ts";
 export {
   type ExistingPaths,
   existingPaths,
   type Governance,
   governingRule,
-} from "./lib/governing_rule.ts";
+} from "./lib/config/governing_rule.ts";
 
 // Reports.
 export {
@@ -157,11 +161,11 @@ export {
   type SafetyTier,
   validateReport,
   type ValidateReportOptions,
-} from "./lib/validate_report.ts";
-export { renderReport } from "./lib/render_report.ts";
+} from "./lib/report/validate_report.ts";
+export { renderReport } from "./lib/report/render_report.ts";
 export {
   type WriteReportOptions,
   writeReportPair,
   type WrittenReport,
-} from "./lib/write_report_pair.ts";
-export { findReportPair, type ReportPair } from "./lib/find_report_pair.ts";
+} from "./lib/report/write_report_pair.ts";
+export { findReportPair, type ReportPair } from "./lib/report/find_report_pair.ts";

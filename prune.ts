@@ -12,23 +12,23 @@
  */
 
 import { join } from "node:path";
-import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply_prune.ts";
-import type { Clock } from "./lib/clock.ts";
-import { DochygieneError } from "./lib/dochygiene_error.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./lib/escape_controls.ts";
-import type { DocLink } from "./lib/extract_links.ts";
-import { findDangling } from "./lib/find_dangling.ts";
-import { findReportPair } from "./lib/find_report_pair.ts";
-import { gitBusy } from "./lib/git_busy.ts";
-import { loadConfig } from "./lib/load_config.ts";
-import { pathExists } from "./lib/path_exists.ts";
-import { planFromDisk } from "./lib/plan_from_disk.ts";
-import { type Judgment, type Plan, planPrune } from "./lib/plan_prune.ts";
-import { resolveLink } from "./lib/resolve_link.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
-import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state_dir.ts";
-import { readState, STATE_FILE_NAME, updateState } from "./lib/state_file.ts";
-import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
+import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/prune/apply_prune.ts";
+import type { Clock } from "./lib/core/clock.ts";
+import { DochygieneError } from "./lib/core/dochygiene_error.ts";
+import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
+import type { DocLink } from "./lib/markdown/extract_links.ts";
+import { findDangling } from "./lib/prune/find_dangling.ts";
+import { findReportPair } from "./lib/report/find_report_pair.ts";
+import { gitBusy } from "./lib/git/git_busy.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
+import { pathExists } from "./lib/fs/path_exists.ts";
+import { planFromDisk } from "./lib/prune/plan_from_disk.ts";
+import { type Judgment, type Plan, planPrune } from "./lib/prune/plan_prune.ts";
+import { resolveLink } from "./lib/links/resolve_link.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
+import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state/state_dir.ts";
+import { readState, STATE_FILE_NAME, updateState } from "./lib/state/state_file.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
 
 const USAGE = `usage: prune.ts [options]
 

@@ -15,21 +15,21 @@
  * @module
  */
 
-import { type Clock, clockFromEnv } from "./lib/clock.ts";
-import { concatBytes } from "./lib/concat_bytes.ts";
-import { CONFIG_FILE_NAME } from "./lib/config_file_name.ts";
+import { type Clock, clockFromEnv } from "./lib/core/clock.ts";
+import { concatBytes } from "./lib/core/concat_bytes.ts";
+import { CONFIG_FILE_NAME } from "./lib/config/config_file_name.ts";
 import {
   decideReminder,
   type ReminderDecision,
   type ReminderReason,
-} from "./lib/decide_reminder.ts";
-import { findEntry } from "./lib/find_entry.ts";
-import { findRoot } from "./lib/find_root.ts";
-import { formatBanner } from "./lib/format_banner.ts";
-import { readThreshold } from "./lib/read_threshold.ts";
-import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state_dir.ts";
-import { readState, updateState } from "./lib/state_file.ts";
-import { VERSION } from "./lib/version.ts";
+} from "./lib/remind/decide_reminder.ts";
+import { findEntry } from "./lib/fs/find_entry.ts";
+import { findRoot } from "./lib/fs/find_root.ts";
+import { formatBanner } from "./lib/remind/format_banner.ts";
+import { readThreshold } from "./lib/remind/read_threshold.ts";
+import { ensureStateDir, resolveStateDir, STATE_DIR_NAME } from "./lib/state/state_dir.ts";
+import { readState, updateState } from "./lib/state/state_file.ts";
+import { VERSION } from "./lib/core/version.ts";
 
 export type { Clock, ReminderDecision, ReminderReason };
 
@@ -76,7 +76,7 @@ export interface RemindRequest {
  * @example
  * ```ts
  * import { remind } from "./remind.ts";
- * import { fixedClock } from "./lib/clock.ts";
+ * import { fixedClock } from "./lib/core/clock.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

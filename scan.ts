@@ -12,20 +12,20 @@
  */
 
 import { join } from "node:path";
-import { atomicWrite } from "./lib/atomic_write.ts";
-import { formatScanJson } from "./lib/format_scan_json.ts";
-import { loadConfig } from "./lib/load_config.ts";
-import { renderScanText } from "./lib/render_scan_text.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
-import { type ScanOutcome, scanRepository } from "./lib/scan_repository.ts";
-import { SCAN_CACHE_FILE_NAME } from "./lib/scan_cache.ts";
-import { staleTempFiles } from "./lib/stale_temp_files.ts";
+import { atomicWrite } from "./lib/fs/atomic_write.ts";
+import { formatScanJson } from "./lib/scan/format_scan_json.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
+import { renderScanText } from "./lib/scan/render_scan_text.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
+import { type ScanOutcome, scanRepository } from "./lib/scan/scan_repository.ts";
+import { SCAN_CACHE_FILE_NAME } from "./lib/scan/scan_cache.ts";
+import { staleTempFiles } from "./lib/fs/stale_temp_files.ts";
 import {
   assertWritePermission,
   ensureStateDir,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
+} from "./lib/state/state_dir.ts";
 
 /** File name of the scan artifact inside the state directory. */
 export const SCAN_FILE_NAME = "scan.json";

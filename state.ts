@@ -10,24 +10,24 @@
  */
 
 import { resolve } from "node:path";
-import { checkStaleness } from "./lib/check_staleness.ts";
-import { CLOCK_SLACK_MS } from "./lib/clock.ts";
-import { diagnose, type Diagnosis } from "./lib/diagnose.ts";
-import { escapeControls } from "./lib/escape_controls.ts";
-import { DochygieneError } from "./lib/dochygiene_error.ts";
-import { loadConfig } from "./lib/load_config.ts";
-import { readCapped } from "./lib/read_capped.ts";
-import { runSeam, type SeamContext, type SeamResult } from "./lib/run_seam.ts";
+import { checkStaleness } from "./lib/state/check_staleness.ts";
+import { CLOCK_SLACK_MS } from "./lib/core/clock.ts";
+import { diagnose, type Diagnosis } from "./lib/state/diagnose.ts";
+import { escapeControls } from "./lib/core/escape_controls.ts";
+import { DochygieneError } from "./lib/core/dochygiene_error.ts";
+import { loadConfig } from "./lib/config/load_config.ts";
+import { readCapped } from "./lib/fs/read_capped.ts";
+import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import {
   assertWritePermission,
   ensureStateDir,
   resolveStateDir,
   STATE_DIR_NAME,
-} from "./lib/state_dir.ts";
-import { futureTimes, readState, type State, updateState } from "./lib/state_file.ts";
-import { MAX_REPORT_BYTES, parseReport } from "./lib/validate_report.ts";
-import { withLock } from "./lib/with_lock.ts";
-import { writeReportPair } from "./lib/write_report_pair.ts";
+} from "./lib/state/state_dir.ts";
+import { futureTimes, readState, type State, updateState } from "./lib/state/state_file.ts";
+import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
+import { withLock } from "./lib/fs/with_lock.ts";
+import { writeReportPair } from "./lib/report/write_report_pair.ts";
 
 const USAGE = `usage: state.ts <command> [options]
 

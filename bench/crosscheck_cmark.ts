@@ -17,9 +17,9 @@
 // Exit code: 0 when nothing differs, 1 otherwise.
 
 import { parseArgs } from "node:util";
-import { loadYaml } from "../lib/load_yaml.ts";
-import { parseMarkdown } from "../lib/parse_markdown.ts";
-import { prng } from "../tests/_helpers.ts";
+import { loadYaml } from "../lib/yaml/load_yaml.ts";
+import { parseMarkdown } from "../lib/markdown/parse_markdown.ts";
+import { prng } from "../tests/support/helpers.ts";
 
 const FRAGMENTS = [
   "- a",

@@ -21,7 +21,7 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 
 interface Finding {
   file: string;

@@ -5,7 +5,7 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 
 const PACKAGE = dirname(dirname(fileURLToPath(import.meta.url)));
 const UNITS = 2000;

@@ -19,7 +19,7 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
 
 const PACKAGE_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const DENO = Deno.execPath();
@@ -51,7 +51,7 @@ const BASE_DIRECT = "empty script";
 const BASE_SHELL = "empty script, sh -c exec";
 const BASE_CONTRACT = "contract I/O only";
 
-// The banner path's own I/O, which DESIGN.md requires whatever the code around it: the state
+// The banner path's own I/O, which docs/design.md "The reminder" requires whatever the code around it: the state
 // lock, the locked re-read, and the atomic write (temp file, fsync, rename, fsync of the
 // directory). A script doing only that is the floor of the banner rows.
 const CONTRACT_IO = `

@@ -22,9 +22,9 @@
 
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { PERMISSION_FLAGS } from "../lib/permission_flags.ts";
-import { pathExists } from "../lib/path_exists.ts";
-import { helperThreads } from "../lib/read_docs.ts";
+import { PERMISSION_FLAGS } from "../lib/cli/permission_flags.ts";
+import { pathExists } from "../lib/fs/path_exists.ts";
+import { helperThreads } from "../lib/scan/read_docs.ts";
 
 const PACKAGE_DIR = join(import.meta.dirname ?? ".", "..");
 const RATIO_TARGET = 1.5;

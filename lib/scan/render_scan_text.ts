@@ -1,0 +1,155 @@
+/**
+ * The human summary of a scan (`scan.ts --format text`).
+ *
+ * @module
+ */
+
+import { showUndecodable } from "../core/decode_path.ts";
+import { escapeControls } from "../core/escape_controls.ts";
+import type { ScanArtifact, Signal } from "./scan_docs.ts";
+
+/** Options of {@linkcode renderScanText}. */
+export interface RenderScanOptions {
+  /** Where the artifact was written (root-relative), or `undefined` with `--no-write`. */
+  written: string | undefined;
+  /** Problems that did not stop the scan. */
+  warnings?: readonly string[];
+  /** ANSI colour (only on a terminal with `NO_COLOR` unset and `TERM` not `dumb`). */
+  color?: boolean;
+  /** Findings shown per kind (default 5). */
+  perKind?: number;
+}
+
+/** Finding kinds in the order they are summarised, with what a line shows. */
+const _KINDS: readonly [Signal["kind"], string][] = [
+  ["broken_link", "broken links"],
+  ["broken_anchor", "broken anchors"],
+  ["missing_path", "missing paths"],
+  ["duplicate", "duplicates"],
+  ["checkboxes", "open checkboxes"],
+  ["status", "status lines"],
+  ["dated_name", "dated names"],
+  ["lifecycle", "governed by a rule"],
+];
+
+/**
+ * Renders counts, the oldest docs, the top findings by kind and where the
+ * artifact is. Deterministic (the artifact's order), no trailing spaces.
+ *
+ * @example
+ * ```ts
+ * import { renderScanText } from "./render_scan_text.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const text = renderScanText({
+ *   schema_version: 1, generated_at: "2026-11-30T00:00:00.000Z", root: "/r", git: null,
+ *   scope_globs: ["**\/*.md"], excluded_dirs: [],
+ *   counts: { candidates: 1, shortlisted: 1, excluded: { dir: 0, ignore: 0, frozen: 0, append_only: 0 } },
+ *   excluded: [], shortlist: ["a.md"],
+ *   signals: { "a.md": [{ kind: "broken_link", line: 3, target: "b.md", hint: "extension" }] },
+ * }, { written: ".dochygiene/scan.json" });
+ * assert.match(text, /a\.md:3 → b\.md \(hint: extension\)/);
+ * assert.match(text, /artifact: \.dochygiene\/scan\.json/);
+ * ```
+ */
+export function renderScanText(artifact: ScanArtifact, options: RenderScanOptions): string {
+  const bold = (s: string) => options.color ? `\x1b[1m${s}\x1b[0m` : s;
+  const dim = (s: string) => options.color ? `\x1b[2m${s}\x1b[0m` : s;
+  const warn = (s: string) => options.color ? `\x1b[33m${s}\x1b[0m` : s;
+  const perKind = options.perKind ?? 5;
+  const { counts } = artifact;
+  const out: string[] = [];
+  out.push(bold(`dochygiene scan — ${_display(artifact.root)}`));
+  const ex = counts.excluded;
+  out.push(
+    `  ${counts.candidates} candidates · ${counts.shortlisted} shortlisted · excluded: ` +
+      `${ex.dir} in excluded dirs, ${ex.ignore} ignored, ${ex.frozen} frozen, ` +
+      `${ex.append_only} append-only`,
+  );
+  out.push(
+    artifact.git === null
+      ? "  no git repository: ages are file modification times"
+      : `  git HEAD ${artifact.git.head?.slice(0, 12) ?? "(no commits)"}${
+        artifact.git.shallow ? " — shallow clone: ages are bounded by the clone's depth" : ""
+      }`,
+  );
+
+  const aged = artifact.shortlist
+    .map((path) => ({ path, age: _first(artifact.signals[path], "age") }))
+    .filter((x) => x.age !== undefined)
+    .sort((a, b) => (b.age?.days ?? 0) - (a.age?.days ?? 0));
+  if (aged.length > 0) {
+    out.push("", bold("Oldest"));
+    for (const { path, age } of aged.slice(0, perKind)) {
+      out.push(`  ${_display(path)}  ${age?.days} days (${age?.source})`);
+    }
+  }
+
+  for (const [kind, title] of _KINDS) {
+    const rows: string[] = [];
+    let docs = 0;
+    for (const path of artifact.shortlist) {
+      const found = artifact.signals[path].filter((s) => s.kind === kind)
+        .filter((s) => s.kind !== "checkboxes" || s.open > 0);
+      if (found.length === 0) continue;
+      docs++;
+      for (const signal of found) rows.push(_line(path, signal));
+    }
+    if (rows.length === 0) continue;
+    out.push("", bold(`${title}: ${rows.length} in ${docs} doc${docs === 1 ? "" : "s"}`));
+    for (const row of rows.slice(0, perKind)) out.push(`  ${row}`);
+    if (rows.length > perKind) out.push(dim(`  … and ${rows.length - perKind} more`));
+  }
+
+  const warnings = options.warnings ?? [];
+  if (warnings.length > 0) {
+    out.push("", warn(`warnings: ${warnings.length}`));
+    for (const w of warnings.slice(0, perKind)) out.push(`  ${_display(w)}`);
+    if (warnings.length > perKind) out.push(dim(`  … and ${warnings.length - perKind} more`));
+  }
+  out.push(
+    "",
+    options.written === undefined
+      ? "artifact: not written (--no-write); use --format json to see it"
+      : `artifact: ${options.written}`,
+  );
+  return out.join("\n") + "\n";
+}
+
+function _first<K extends Signal["kind"]>(
+  signals: readonly Signal[] | undefined,
+  kind: K,
+): Extract<Signal, { kind: K }> | undefined {
+  return signals?.find((s) => s.kind === kind) as Extract<Signal, { kind: K }> | undefined;
+}
+
+function _line(path: string, s: Signal): string {
+  const p = _display(path);
+  switch (s.kind) {
+    case "broken_link":
+      return `${p}:${s.line} → ${_display(s.target)}${s.hint ? ` (hint: ${s.hint})` : ""}`;
+    case "broken_anchor":
+      return `${p}:${s.line} → ${_display(s.target)}`;
+    case "missing_path":
+      return `${p}:${s.line} \`${_display(s.path)}\``;
+    case "duplicate":
+      return `${p} = ${s.of.map(_display).join(", ")}`;
+    case "checkboxes":
+      return `${p}  ${s.done} done, ${s.open} open`;
+    case "status":
+      return `${p}  ${_display(s.value)}`;
+    case "dated_name":
+      return `${p}  ${s.date}`;
+    case "lifecycle":
+      return `${p}  ${s.rule} (${s.lifetime}${
+        s.served === null ? "" : s.served ? ", served" : ", not served"
+      })`;
+    default:
+      return p;
+  }
+}
+
+/** One-line, terminal-safe: controls, bidi marks and undecodable bytes (as `\xNN`) escaped. */
+function _display(text: string): string {
+  return escapeControls(showUndecodable(text));
+}

@@ -1,0 +1,503 @@
+/**
+ * The scanner's I/O edge: lists, reads and asks git, then hands the facts to
+ * the pure {@linkcode scanDocs}.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { analyzeDoc } from "../markdown/analyze_doc.ts";
+import type { DocLink } from "../markdown/extract_links.ts";
+import { type Clock, LAST_ISO_MS } from "../core/clock.ts";
+import { type CandidateListing, listCandidates, type ListedFile } from "../git/list_candidates.ts";
+import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
+import type { Config } from "../config/load_config.ts";
+import { loadIgnore } from "../config/load_ignore.ts";
+import type { GitAges, GitTip, KnownAges } from "../git/read_git_ages.ts";
+import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
+import { type DiskLookup, diskState, pathIndexSource } from "../links/path_index.ts";
+import {
+  type CachedDoc,
+  cacheKey,
+  cacheListing,
+  encodeCacheEntry,
+  listingIndex,
+  ScanCache,
+} from "./scan_cache.ts";
+import { ListingChange } from "../links/listing_change.ts";
+import { contentExclusion } from "./summarize_doc.ts";
+import { DiskRecord } from "../links/disk_record.ts";
+import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { contentIdentity } from "../core/content_fingerprint.ts";
+import { dirEntries } from "../fs/dir_entries.ts";
+import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
+import { pathExists } from "../fs/path_exists.ts";
+
+/** Options of {@linkcode scanRepository}. */
+export interface ScanRepositoryOptions {
+  /** Absolute project root. */
+  root: string;
+  /** The config. */
+  config: Config;
+  /** The clock (the scan's `generated_at` and ages). */
+  clock: Clock;
+  /** Called now and then while reading, with how many docs are taken (being read or done) of how many. */
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * git facts already being read for this root (one `git ls-files` and one
+   * history pass shared by several readers, e.g. prune's scan and its units);
+   * read here when absent.
+   */
+  gitFacts?: GitFacts;
+  /**
+   * Also hand back the links of every shortlisted doc, from the analysis made
+   * while reading (prune's dangling-link check), so nobody reads the docs twice.
+   */
+  keepLinks?: boolean;
+  /**
+   * The scan cache file (see `scan_cache.ts`): read (when it is a regular
+   * file), its facts taken for docs they still hold for (same bytes; nothing
+   * in the listing or on disk their link check looked at changed), and the
+   * new cache handed back as `cacheBytes`. Not with `keepLinks` (the cache
+   * keeps no links).
+   */
+  cacheFile?: string;
+}
+
+/** The artifact and the problems that did not stop the scan. */
+export interface ScanOutcome {
+  /** The scan artifact. */
+  artifact: ScanArtifact;
+  /** One line each, e.g. an unreadable directory or file. */
+  warnings: string[];
+  /** With `keepLinks`: each shortlisted doc's links (binary docs have none). */
+  links?: Map<string, DocLink[]>;
+  /**
+   * With `cacheFile`: the new cache to write there (made when called), `undefined` when it
+   * would not change.
+   */
+  cacheBytes?: () => Uint8Array;
+}
+
+/**
+ * Scans the project at `root`: lists candidates (one `git ls-files`, or a
+ * walk without git), reads every doc that survives dir-prune and ignore once
+ * (synchronously, analysed as it is read), reads git ages in one
+ * `git log` pass running meanwhile, and builds the artifact. Reads never leave
+ * the root: symlinks are not read, and a file swapped for another between
+ * `lstat` and `open` is skipped.
+ *
+ * @example
+ * ```ts
+ * import { scanRepository } from "./scan_repository.ts";
+ * import { defaultConfig } from "../config/load_config.ts";
+ * import { fixedClock } from "../core/clock.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${root}/a.md`, "# A\n");
+ * const { artifact } = await scanRepository({
+ *   root,
+ *   config: defaultConfig(),
+ *   clock: fixedClock(new Date()),
+ * });
+ * assert.deepEqual(artifact.shortlist, ["a.md"]);
+ * assert.equal(artifact.git, null);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function scanRepository(options: ScanRepositoryOptions): Promise<ScanOutcome> {
+  const { root, config } = options;
+  // Before git reads its index for the listing (see `record` below).
+  const started = Date.now();
+  const inGit = await pathExists(join(root, ".git"));
+  // Never with keepLinks (the cache keeps no links).
+  const cacheRead = options.cacheFile !== undefined && !options.keepLinks
+    ? _readCache(options.cacheFile)
+    : undefined;
+  // `git ls-files` starts first (each thread below takes ~15 ms of this one to create), then
+  // git log in its own process, read on its own thread while this one lists and reads (no pass
+  // at all when the cache's ages are of this HEAD, and only over the commits since when HEAD
+  // moved on).
+  const facts = inGit
+    ? options.gitFacts ?? readGitFacts(root, cacheRead?.then((cache) => cache?.ages()))
+    : undefined;
+  const listingPromise = facts?.listing ??
+    listCandidates(root, { git: false, excludedDirs: config.excluded_dirs });
+  listingPromise.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+  // A large index promises many docs: one helper thread loads while git lists (more, where the
+  // cores allow, are started once the docs are known to be many: most files may not be docs).
+  const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
+  try {
+    return await _scan(options, started, facts, listingPromise, cacheRead, helpers);
+  } finally {
+    for (const helper of helpers) helper.close();
+  }
+}
+
+async function _scan(
+  options: ScanRepositoryOptions,
+  started: number,
+  facts: GitFacts | undefined,
+  listingPromise: Promise<CandidateListing>,
+  cacheRead: Promise<ScanCache | undefined> | undefined,
+  helpers: ReadHelper[],
+): Promise<ScanOutcome> {
+  const { root, config } = options;
+  const inGit = facts !== undefined;
+  const caching = cacheRead !== undefined;
+  // The cache is read while git lists (this thread waits for it anyway).
+  const [ignored, listing, cache] = await Promise.all([
+    loadIgnore(root),
+    listingPromise,
+    cacheRead?.then((cache) => {
+      // While git still lists, the helper asks the disk the cache's questions again (most
+      // likely of use: the listing is most likely the cache's or close to it).
+      if (cache !== undefined) helpers[0]?.recheck(root, cache.disk);
+      return cache;
+    }),
+  ]);
+  const warnings = [...listing.warnings];
+  // The scan sees the working tree: a tracked file not on disk is not there (the listing may be
+  // shared with prune, which keeps it in its unit).
+  const files = listing.files.some((f) => f.absent)
+    ? listing.files.filter((f) => !f.absent)
+    : listing.files;
+  const globs = [
+    ...config.scope_globs,
+    ...config.rules.flatMap((r) => r.served_when_path ? [r.match, r.served_when_path] : [r.match]),
+  ];
+  if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
+  const paths = selectReads(files, config, ignored);
+  const source = pathIndexSource(files, listing.opaque);
+  const listed = caching ? cacheListing(source) : undefined;
+  // Under another listing, only the docs whose link facts it cannot touch take cached facts
+  // (listed paths are stored by their index in the listing the cache was made under).
+  const before = cache === undefined || cache.listing === listed ? undefined : cache.source();
+  const change = before && ListingChange.between(before, source);
+  const valid = cache?.listing === listed || change !== undefined ? cache : undefined;
+  const cachedPaths = change === undefined ? source.paths : before!.paths;
+  // Each doc that took cached facts, with them (its links are counted in the end); under
+  // another listing, the facts read to tell whether it touches them.
+  const taken = new Map<string, CachedDoc>();
+  const parsed = new Map<string, CachedDoc>();
+  // Their links, counted as they are taken (the reading threads count the others').
+  const cachedInbound = new Map<string, number>();
+  const expect = valid && paths.map((path) => {
+    const key = valid.key(path);
+    if (key === undefined || change === undefined) return key ?? "";
+    const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
+    const probed = doc?.probed();
+    if (doc === undefined || probed === undefined || change.touches(doc.targets, probed)) {
+      return "";
+    }
+    parsed.set(path, doc);
+    return key;
+  });
+  // The blob id git vouches each doc has; a doc whose blob the cache's facts were made from is
+  // not even read. Not with attributes for every path in `.git/info/attributes`: git's word
+  // may then be of bytes that only convert to the blob (see `ListedFile.oid`).
+  const index = caching && inGit ? _indexFacts((await facts.tip).files) : undefined;
+  const oids = index !== undefined && !index.attributes ? _vouchedOids(files, paths) : undefined;
+  // A blob id is kept with the bytes read only from an index written before the second this
+  // scan began: git compares times to the second, so a same-size rewrite that puts the mtime
+  // back in the second the index recorded could pass for unchanged (git's racy-entry rule).
+  const record = index !== undefined &&
+    Math.floor(index.indexMs / 1000) < Math.floor(started / 1000);
+  const vouched = expect && oids && Uint8Array.from(
+    paths,
+    (path, i) => expect[i] !== "" && oids[i] !== "" && valid!.oid(path) === oids[i] ? 1 : 0,
+  );
+  const { reads, warnings: unread, inbound, disk, changed } = await readDocs(root, paths, {
+    onProgress: options.onProgress,
+    // In git mode most docs take their age from git, not mtime: their lstat is skipped.
+    skipLstat: inGit,
+    links: source,
+    keepLinks: options.keepLinks,
+    helpers,
+    cache: listed === undefined ? undefined : {
+      expect,
+      oids,
+      record,
+      vouched,
+      recheck: valid?.disk,
+      take: (path, read) => {
+        const cached = parsed.get(path) ?? valid?.doc(path, cachedPaths);
+        if (cached === undefined) return false;
+        read.summary = cached.summary;
+        read.lines = cached.lines;
+        taken.set(path, cached);
+        _count(cachedInbound, cached, 1);
+        return true;
+      },
+      drop: (path) => {
+        const cached = taken.get(path);
+        if (cached !== undefined) _count(cachedInbound, cached, -1);
+        taken.delete(path);
+      },
+      // Facts whose link check asked nothing the disk now answers otherwise.
+      keep: (path, changed) => {
+        const probed = taken.get(path)!.probed();
+        return probed !== undefined && !changed.concerns(probed);
+      },
+    },
+  });
+  warnings.push(...unread);
+  for (const [target, count] of cachedInbound) {
+    if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
+  }
+  const ages = await facts?.ages;
+  const cacheBytes = listed === undefined ? undefined : _newCache({
+    paths,
+    reads,
+    taken,
+    cache: valid,
+    changed,
+    relisted: change !== undefined,
+    listing: listed,
+    listed: source.paths,
+    disk,
+    ages,
+    agesBefore: cache?.ages(),
+  });
+  const git = _isoDatable(ages, warnings);
+  if (git) warnings.push(...git.warnings);
+  // One pass over the listing, which holds every doc read once (no set of tracked paths).
+  for (const { path, tracked } of files) {
+    const read = reads.get(path);
+    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
+      continue;
+    }
+    try {
+      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
+    } catch {
+      read.mtimeMs = 0; // removed since it was read
+    }
+  }
+  const artifact = scanDocs({
+    root,
+    config,
+    now: options.clock.now(),
+    git,
+    files,
+    opaque: listing.opaque,
+    ignored,
+    reads,
+    inbound,
+    // Only for docs the readers did not summarise (none: they were given the listing).
+    onDisk: _lazyDiskLookup(root),
+    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
+    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
+    contentOf: (path) => {
+      const full = `${root}/${path}`;
+      try {
+        // Never through a symlink (it may lead out of the root): the doc was a regular file.
+        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
+  const links = new Map<string, DocLink[]>();
+  for (const path of artifact.shortlist) {
+    const read = reads.get(path);
+    if (read?.kind !== "text") continue;
+    // With keepLinks, every summary the readers made kept its doc's links.
+    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
+  }
+  return { artifact, warnings, links };
+}
+
+/**
+ * The ages without those of commits dated after 9999-12-31 (git accepts such dates; ISO-8601
+ * cannot show them): their docs take their mtime, with a warning. A copy: prune shares the ages
+ * and keeps such a unit as dated in the future.
+ */
+function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | undefined {
+  if (git === undefined) return undefined;
+  let late = 0;
+  for (const seconds of git.ages.values()) if (seconds * 1000 > LAST_ISO_MS) late++;
+  if (late === 0) return git;
+  warnings.push(
+    `${late} file${late === 1 ? "'s" : "s'"} newest commit is dated after the year 9999; ` +
+      `${late === 1 ? "its age falls" : "their ages fall"} back to the mtime (fix the commit date)`,
+  );
+  const ages = new Map([...git.ages].filter(([, seconds]) => seconds * 1000 <= LAST_ISO_MS));
+  return { ...git, ages };
+}
+
+/** A scan cache larger than this is not read (20,000 docs make ~9 MB). */
+const _MAX_CACHE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The scan cache at `file`, when it is one (of this version); only a regular file, the one
+ * `lstat` saw (never through a symlink swapped in since), of at most `_MAX_CACHE_BYTES`.
+ * Read asynchronously: meanwhile this thread drains `git ls-files` (it stops when its pipe is full).
+ */
+async function _readCache(file: string): Promise<ScanCache | undefined> {
+  try {
+    const seen = Deno.lstatSync(file);
+    if (!seen.isFile || seen.size > _MAX_CACHE_BYTES) return undefined;
+    using handle = await Deno.open(file, { read: true });
+    const info = await handle.stat();
+    if (!info.isFile || info.ino !== seen.ino || info.dev !== seen.dev) return undefined;
+    if (info.size > _MAX_CACHE_BYTES) return undefined;
+    const bytes = new Uint8Array(info.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = await handle.read(bytes.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return ScanCache.parse(bytes.subarray(0, filled));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Counts (`by` 1) or uncounts (-1) a doc's links that took its facts from the cache into
+ * `inbound`, as the reading threads count the others' (frozen and append-only docs' links do not
+ * count).
+ */
+function _count(inbound: Map<string, number>, doc: CachedDoc, by: number): void {
+  if (contentExclusion(doc.summary) !== undefined) return;
+  for (const target of doc.targets) inbound.set(target, (inbound.get(target) ?? 0) + by);
+}
+
+/** What {@linkcode _newCache} works with. */
+interface _NewCache {
+  paths: readonly string[];
+  reads: ReadonlyMap<string, FileRead>;
+  /** Each doc given its cached facts, with them. */
+  taken: ReadonlyMap<string, CachedDoc>;
+  /** The cache the docs read as `cached` took their facts from (the disk answering alike). */
+  cache: ScanCache | undefined;
+  /** The cache's disk questions answered otherwise now, with the new answers. */
+  changed: DiskRecord | undefined;
+  /** The cache was made under another listing (its lines name paths by their index in it). */
+  relisted: boolean;
+  /** The listing, as the cache compares it. */
+  listing: string;
+  /** The listed paths. */
+  listed: readonly string[];
+  /** The disk's answers to the link checks just made. */
+  disk: DiskRecord;
+  /** The git ages read (kept when complete). */
+  ages: GitAges | undefined;
+  /** The ages the cache read kept. */
+  agesBefore: KnownAges | undefined;
+}
+
+/**
+ * The new cache, made when called: the unchanged docs' lines as stored (made
+ * again under another listing, which they name paths by their index in), the
+ * others' new ones, under this listing and the disk answers of both;
+ * `undefined` when it would be the cache as it was.
+ */
+function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
+  const { cache, ages } = c;
+  // Ages read complete are kept for the next scan, which starts from them (see `KnownAges`).
+  const known: KnownAges | undefined = ages?.head !== undefined && ages.history !== undefined
+    ? { head: ages.head, history: ages.history, ages: ages.ages }
+    : undefined;
+  const agesKept = known?.head === c.agesBefore?.head && known?.history === c.agesBefore?.history;
+  let cached = 0;
+  let fresh = 0;
+  for (const path of c.paths) {
+    const read = c.reads.get(path);
+    if (read?.kind !== "text") continue;
+    // A cached doc whose blob id is new (just committed, or git vouches for it again) is kept
+    // with it, as a new entry.
+    if (read.cached && (read.oid ?? "") === cache?.oid(path)) cached++;
+    else if (read.cached || read.cacheEntry !== undefined) fresh++;
+  }
+  if (
+    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
+    cached === cache.size && agesKept
+  ) {
+    return undefined;
+  }
+  return () => {
+    const lines: [string, string, string, string][] = [];
+    const listedIndex = c.relisted ? listingIndex(c.listed) : undefined;
+    for (const path of c.paths) {
+      const read = c.reads.get(path);
+      if (read?.kind !== "text") continue;
+      if (read.cached) {
+        const doc = c.taken.get(path)!;
+        const probed = doc.probed();
+        // Not written again: its probed paths (needed to keep what its facts rest on) are lost.
+        if (probed === undefined) continue;
+        const line = listedIndex === undefined
+          ? cache!.line(path)!
+          : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, listedIndex);
+        lines.push([path, cache!.key(path)!, line, read.oid ?? ""]);
+      } else if (read.cacheEntry !== undefined) {
+        lines.push([path, cacheKey(read)!, read.cacheEntry, read.oid ?? ""]);
+      }
+    }
+    // The facts taken from the cache rest on the answers to what their checks asked, as they
+    // are now (the others are left behind); the new facts on the answers just recorded.
+    const answers = new DiskRecord();
+    if (cache !== undefined && c.taken.size > 0) {
+      const probed = c.taken.values().flatMap((doc) => doc.probed() ?? []).toArray();
+      answers.add(cache.disk.about(probed));
+      if (c.changed !== undefined) answers.add(c.changed.about(probed));
+    }
+    answers.merge(c.disk);
+    const indexOf = listedIndex ?? listingIndex(c.listed);
+    return ScanCache.format(c.listing, answers, lines, known && { ages: known, indexOf });
+  };
+}
+
+/** The blob id git vouches each of `paths` (listed files, in the listing's order) has; "" for none. */
+function _vouchedOids(files: readonly ListedFile[], paths: readonly string[]): string[] {
+  const oids: string[] = [];
+  let f = 0;
+  for (const path of paths) {
+    while (files[f].path !== path) f++;
+    oids.push(files[f].oid ?? "");
+  }
+  return oids;
+}
+
+/**
+ * What git's word on the working tree rests on beyond the listing: whether `info/attributes`
+ * holds anything, and when the index was last written (epoch milliseconds); `undefined` when
+ * either cannot be told.
+ */
+function _indexFacts(files: GitTip["files"]): { attributes: boolean; indexMs: number } | undefined {
+  let attributes = false;
+  try {
+    attributes = Deno.statSync(files.attributes).size > 0;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) return undefined;
+  }
+  try {
+    const indexMs = Deno.statSync(files.index).mtime?.getTime();
+    return indexMs === undefined ? undefined : { attributes, indexMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** {@linkcode diskState} over {@linkcode dirEntries}, whose cache is only made on first need. */
+function _lazyDiskLookup(root: string): DiskLookup {
+  let lookup: DiskLookup | undefined;
+  const made = () => lookup ??= diskState(dirEntries(root));
+  return Object.assign((path: string) => made()(path), {
+    caseTwin: (path: string) => made().caseTwin?.(path) ?? false,
+    holds: (dir: string, count: number) => made().holds?.(dir, count) ?? false,
+  });
+}
+
+/** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */
+function _indexBytes(root: string): number {
+  try {
+    return Deno.statSync(join(root, ".git", "index")).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What the scanner keeps of a text doc once it is read, analysed and its links
+ * checked: few objects, so that passing it from a reading thread costs little
+ * (structured clone pays per object; strings are copied at memory speed).
+ *
+ * @module
+ */
+
+import type { DocAnalysis } from "../markdown/analyze_doc.ts";
+import type { DocLinkFacts } from "../links/check_doc_links.ts";
+import type { DocLink } from "../markdown/extract_links.ts";
+
+/** A text doc as the scanner's pure part needs it. */
+export interface DocSummary {
+  /** The frontmatter's `hygiene:` value, when it is `frozen` or `append-only`. */
+  hygiene: DocAnalysis["hygiene"];
+  /** Append-only by frontmatter or by the dated-log heuristic. */
+  appendOnly: boolean;
+  /** The doc's status, when it states one. */
+  status: string | undefined;
+  /** Task-list items outside code; `undefined` when there are none. */
+  checkboxes: DocAnalysis["checkboxes"];
+  /** Heading slugs and explicit anchors. */
+  anchors: Set<string>;
+  /** The link facts that need no other doc (its link targets are counted, not kept). */
+  linkFacts: Omit<DocLinkFacts, "targets" | "probed">;
+  /** The doc's links, kept only on request (prune's dangling-link check). */
+  links?: DocLink[];
+}
+
+/**
+ * Summarises a text doc from its analysis and its link facts, and counts its
+ * link targets into `inbound` (target path → linking docs) unless the doc is
+ * frozen or append-only (see {@linkcode contentExclusion}): only shortlisted
+ * docs' links count.
+ *
+ * @example
+ * ```ts
+ * import { summarizeDoc } from "./summarize_doc.ts";
+ * import { analyzeDoc } from "../markdown/analyze_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const facts = { broken: [], targets: ["b.md"], fragments: [], missing: [], probed: [] };
+ * const inbound = new Map<string, number>();
+ * const text = "# A\n\n- [ ] x [b](b.md)\n";
+ * const a = summarizeDoc(analyzeDoc(text, "a.md"), facts, inbound);
+ * summarizeDoc(analyzeDoc(text, "c.md"), facts, inbound);
+ * assert.deepEqual(a.checkboxes, { done: 0, open: 1 });
+ * assert.equal(a.links, undefined);
+ * assert.equal(inbound.get("b.md"), 2);
+ * ```
+ */
+export function summarizeDoc(
+  analysis: DocAnalysis,
+  linkFacts: DocLinkFacts,
+  inbound: Map<string, number>,
+  keepLinks = false,
+): DocSummary {
+  const { targets, probed: _, ...facts } = linkFacts;
+  const summary: DocSummary = {
+    hygiene: analysis.hygiene,
+    appendOnly: analysis.appendOnly,
+    status: analysis.status,
+    checkboxes: analysis.checkboxes,
+    anchors: analysis.anchors,
+    linkFacts: facts,
+  };
+  if (keepLinks) summary.links = analysis.links;
+  if (contentExclusion(summary) === undefined) {
+    for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
+  }
+  return summary;
+}
+
+/**
+ * Why the pipeline excludes a doc for what it says: `frozen` (frontmatter
+ * `hygiene: frozen`), `append_only` (`hygiene: append-only` or a dated log),
+ * or `undefined` when it does not.
+ *
+ * @example
+ * ```ts
+ * import { contentExclusion } from "./summarize_doc.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(contentExclusion({ hygiene: "frozen", appendOnly: false }), "frozen");
+ * assert.equal(contentExclusion({ hygiene: undefined, appendOnly: true }), "append_only");
+ * assert.equal(contentExclusion({ hygiene: undefined, appendOnly: false }), undefined);
+ * ```
+ */
+export function contentExclusion(
+  doc: Pick<DocSummary, "hygiene" | "appendOnly">,
+): "frozen" | "append_only" | undefined {
+  if (doc.hygiene === "frozen") return "frozen";
+  return doc.appendOnly || doc.hygiene === "append-only" ? "append_only" : undefined;
+}
