@@ -1,7 +1,7 @@
 // `deno task compile` fails with one clear line when it cannot have a denort
 // runtime, and never builds on the deno CLI (which would give binaries that
 // only start a REPL). Building for real needs denort, which these machines
-// cannot download; see the README's "Standalone binaries".
+// cannot download; see docs/install.md, "Standalone binaries".
 
 import assert from "node:assert/strict";
 import { join } from "node:path";

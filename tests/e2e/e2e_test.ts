@@ -1,4 +1,4 @@
-// The whole cycle of the README's walkthrough in a real repository (the demo's
+// The whole cycle of docs/walkthrough.md in a real repository (the demo's
 // sample), each seam a subprocess with exactly its permission flags, run from
 // the root at a pinned clock: reminder banner, scan, report, silent reminder,
 // prune dry run, prune --yes (one commit), git revert.

@@ -1,4 +1,4 @@
-// The README's `deno install -g` recipes, exercised: each seam is installed
+// docs/install.md's `deno install -g` recipes, exercised: each seam is installed
 // with exactly its permission flags into a temporary install root, then the
 // installed commands are run in real repositories — one with its own deno.json
 // (conflicting imports), one without — from their roots, and from a
@@ -21,7 +21,7 @@ import {
 const SEAMS: SeamName[] = ["remind", "state", "scan", "prune"];
 const NOW = "2026-11-30T12:00:00.000Z";
 
-/** The README's recipe for one seam, as arguments of `deno`. */
+/** docs/install.md's recipe for one seam, as arguments of `deno`. */
 function recipe(seam: SeamName, installRoot: string): string[] {
   return [
     "install",
