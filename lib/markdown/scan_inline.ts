@@ -6,7 +6,9 @@
  * @module
  */
 
-import { htmlEntity } from "./html_entities.ts";
+import { decodeEntities, referenceAt } from "./_decode_entities.ts";
+
+export { decodeEntities };
 
 /** A link or image found by {@linkcode scanInline}. */
 export interface InlineLink {
@@ -73,8 +75,6 @@ const OPEN_TAG =
   /^<([A-Za-z][A-Za-z0-9-]*)((?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*)\s*\/?>$/;
 const CLOSE_TAG = /^<\/[A-Za-z][A-Za-z0-9-]*\s*>$/;
 const ATTRIBUTES = /([A-Za-z_:][\w.:-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-const ENTITY = /&(?:#[xX]([0-9A-Fa-f]{1,6})|#([0-9]{1,7})|([A-Za-z][A-Za-z0-9]{1,31}));/y;
-const ENTITIES = new RegExp(ENTITY.source, "g");
 // A run of link destination characters with no meaning of their own: anything but controls,
 // space, `\`, `(` and `)`.
 const PLAIN_DESTINATION = /[!-'*-[\]-~\u0080-\uffff]*/y;
@@ -244,30 +244,6 @@ export function normalizeLabel(label: string): string {
   return label.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
-/**
- * Decodes numeric character references and HTML's named ones (`&amp;`,
- * `&middot;`, `&eacute;`, … all of them); unknown names stay as written.
- *
- * @example
- * ```ts
- * import { decodeEntities } from "./scan_inline.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(decodeEntities("a&amp;b &#x41;&#66; &middot; &bogus;"), "a&b AB · &bogus;");
- * ```
- */
-export function decodeEntities(s: string): string {
-  if (!s.includes("&")) return s;
-  return s.replace(ENTITIES, (whole, hex, dec, name) => _entity(whole, hex, dec, name));
-}
-
-function _entity(whole: string, hex?: string, dec?: string, name?: string): string {
-  if (name !== undefined) return htmlEntity(name) ?? whole;
-  const code = hex !== undefined ? parseInt(hex, 16) : Number(dec);
-  if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return "\ufffd";
-  return String.fromCodePoint(code);
-}
-
 interface _Bracket {
   offset: number;
   image: boolean;
@@ -343,12 +319,11 @@ class _InlineScanner {
       } else if (c === UNDERSCORE && this.#tokens) {
         i = this.#underscores(i);
       } else if (c === AMP && this.#tokens) {
-        ENTITY.lastIndex = i;
-        const m = ENTITY.exec(src);
-        if (m) {
+        const reference = referenceAt(src, i);
+        if (reference) {
           this.#flush(i);
-          this.#emit(_entity(m[0], m[1], m[2], m[3]));
-          i += m[0].length;
+          this.#emit(reference[0]);
+          i += reference[1];
           this.#textStart = i;
         } else i++;
       } else i++;
