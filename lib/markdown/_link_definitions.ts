@@ -7,7 +7,6 @@
  */
 
 import type { LinkDefinition, RawBlock } from "./_markdown_doc.ts";
-import { normalizeLabel } from "./scan_inline.ts";
 
 const DEFINITION_LABEL = /^ {0,3}\[((?:[^\\[\]]|\\.){1,999})\]:/;
 
@@ -108,4 +107,20 @@ function _balanced(destination: string): boolean {
     else if (c === ")" && --depth < 0) return false;
   }
   return depth === 0;
+}
+
+/**
+ * Normalises a link label for matching: trimmed, inner whitespace collapsed,
+ * case folded.
+ *
+ * @example
+ * ```ts
+ * import { normalizeLabel } from "./scan_inline.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(normalizeLabel("  Foo \n Bar "), "foo bar");
+ * ```
+ */
+export function normalizeLabel(label: string): string {
+  return label.trim().replace(/\s+/g, " ").toLowerCase();
 }

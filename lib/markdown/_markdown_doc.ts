@@ -7,7 +7,7 @@
  */
 
 import type { Frontmatter } from "./parse_frontmatter.ts";
-import type { InlineScan } from "./scan_inline.ts";
+import type { InlineScan } from "./_inline_scan.ts";
 
 /** A block of a Markdown document, with container markers stripped. */
 export interface MarkdownBlock {
