@@ -1,0 +1,182 @@
+/**
+ * The prepare phase of an apply (docs/design.md "Lifecycle deletion", "Apply"):
+ * refuse a busy git, roll back a killed apply, recompute the plan from git facts
+ * read now, and select the approved units with their files as the index, HEAD
+ * and the disk hold them now.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { byCodePoint } from "../core/by_code_point.ts";
+import { decodePath } from "../core/decode_path.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
+import { gitBusy } from "../git/git_busy.ts";
+import type { ApplyInput } from "./apply_prune.ts";
+import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
+import { type IndexEntry, readIndex } from "./_read_index.ts";
+import { recover } from "./_recover.ts";
+import { type Git, records, text } from "./_prune_git.ts";
+
+/** What an apply deletes: the approved units and their files, as git and the disk have them now. */
+export interface Selection {
+  /** The project root. */
+  root: string;
+  /** The repository's own object directory: read by the backup, never written. */
+  objects: string;
+  /** The repository's object format (`sha1`, `sha256`). */
+  objectFormat: string;
+  /** HEAD the plan was made on (`undefined`: unborn branch). */
+  oldHead: string | undefined;
+  /** The approved candidates. */
+  approved: Candidate[];
+  /** Those with a file in HEAD: the hygiene commit's units. */
+  committed: Candidate[];
+  /** Maps a path to the approved unit it is in. */
+  unitOf: (path: string) => string | undefined;
+  /** The real index's entries under the units. */
+  entries: IndexEntry[];
+  /** HEAD's files under the units. */
+  headFiles: Set<string>;
+  /** The units with a file in HEAD. */
+  inHead: Set<string>;
+  /** Every file of the units: what the backup holds. */
+  backupFiles: string[];
+  /** Those git does not track. */
+  untrackedFiles: string[];
+  /** The index entries' paths: what `git rm -f` removes. */
+  trackedFiles: string[];
+  /** The index entries' `ls-files -s` records: what a restore puts back. */
+  snapshot: Uint8Array[];
+}
+
+/**
+ * Steps 1 and 2 of `applyPrune`: the plan, with what this run skips, and what it deletes
+ * (`undefined`: nothing).
+ *
+ * @throws {DochygieneError} `GIT_BUSY`, `PRUNE_JOURNAL`, `CONFLICTS`.
+ */
+export async function applyPrepare(
+  git: Git,
+  input: ApplyInput,
+): Promise<{ plan: Plan; selection: Selection | undefined }> {
+  const { root, stateDir } = input;
+  const busy = await gitBusy(root);
+  if (busy) {
+    throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
+  }
+  // The repository's own objects: read by the backup, never written (they would stay for good).
+  const [objectsPath, objectFormat] = text(
+    (await git(["rev-parse", "--git-path", "objects", "--show-object-format"])).stdout,
+  ).split("\n");
+  const objects = resolve(root, objectsPath);
+  const recovered = await recover(git, { root, stateDir, objects, objectFormat }).catch((err) => {
+    if (err instanceof DochygieneError && err.code === "PRUNE_JOURNAL") throw err;
+    throw new DochygieneError(
+      "PRUNE_JOURNAL",
+      `rolling back an interrupted prune failed (${
+        err instanceof Error ? err.message : err
+      }); its journal and backup in ${stateDir} are kept: fix that, then run prune --yes again`,
+    );
+  });
+  const { plan, collection } = await input.replan();
+  plan.warnings.push(...recovered.warnings);
+  for (const c of plan.candidates) {
+    if (c.needs !== null) plan.skipped.push({ path: c.path, reason: `needs ${c.needs}` });
+  }
+  if (recovered.aged) {
+    // Untracked files given back carry today's time: ages, hence ranks, moved since the plan the
+    // user saw. Nothing is deleted on a plan nobody has seen.
+    const skipped = new Set(plan.skipped.map((s) => s.path));
+    for (const c of plan.candidates) {
+      if (skipped.has(c.path)) continue;
+      plan.skipped.push({
+        path: c.path,
+        reason: "not this run: untracked files were just given back with today's time, which " +
+          "changes ages and ranks; run the dry run again",
+      });
+    }
+    return { plan, selection: undefined };
+  }
+  let approved = approvedCandidates(plan);
+  if (approved.length === 0) return { plan, selection: undefined };
+
+  // The index with its tags (raw records, re-fed verbatim on restore) and HEAD's tree.
+  const [index, headTree] = await Promise.all([
+    readIndex(git, unitFinder(approved.map((c) => c.path))),
+    collection.head === undefined
+      ? Promise.resolve(undefined)
+      : git(["ls-tree", "-r", "-z", "--full-tree", "--name-only", collection.head]),
+  ]);
+  if (index.unmerged) {
+    throw new DochygieneError(
+      "CONFLICTS",
+      "the index has unresolved conflicts; resolve them (git status) and run prune again",
+    );
+  }
+  if (index.hidden.size > 0) {
+    skipHidden(plan, index.hidden);
+    approved = approved.filter((c) => !index.hidden.has(c.path));
+    if (approved.length === 0) return { plan, selection: undefined };
+  }
+  const unitOf = unitFinder(approved.map((c) => c.path));
+  const entries = index.entries.filter((e) => unitOf(e.path) !== undefined);
+  const headFiles = new Set<string>();
+  for (const record of headTree ? records(headTree.stdout) : []) {
+    const path = decodePath(record);
+    if (unitOf(path) !== undefined) headFiles.add(path);
+  }
+  const inHead = new Set([...headFiles].map((p) => unitOf(p)!));
+  const backupFiles: string[] = [];
+  const untrackedFiles: string[] = [];
+  for (const file of collection.files) {
+    if (unitOf(file.path) === undefined) continue;
+    backupFiles.push(file.path);
+    if (!file.tracked) untrackedFiles.push(file.path);
+  }
+  return {
+    plan,
+    selection: {
+      root,
+      objects,
+      objectFormat,
+      oldHead: collection.head,
+      approved,
+      committed: approved.filter((c) => inHead.has(c.path)),
+      unitOf,
+      entries,
+      headFiles,
+      inHead,
+      backupFiles,
+      untrackedFiles,
+      trackedFiles: entries.map((e) => e.path),
+      snapshot: entries.map((e) => e.tagged.subarray(2)),
+    },
+  };
+}
+
+/** Maps a path to the unit (a file, or a directory ending in `/`) of `units` it is in. */
+export function unitFinder(units: readonly string[]): (path: string) => string | undefined {
+  const set = new Set(units);
+  return (path) => {
+    if (set.has(path)) return path;
+    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
+      const dir = path.slice(0, i + 1);
+      if (set.has(dir)) return dir;
+    }
+    return undefined;
+  };
+}
+
+/** Moves each unit holding a file git hides changes of (unit → that file) to `skipped`. */
+export function skipHidden(plan: Plan, hidden: ReadonlyMap<string, string>): void {
+  if (hidden.size === 0) return;
+  for (const [unit, path] of hidden) {
+    plan.skipped.push({
+      path: unit,
+      reason: `git is told to ignore changes to ${path} (skip-worktree: sparse checkout, or ` +
+        `assume-unchanged: git update-index), so its state cannot be verified; not deleted`,
+    });
+  }
+  plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
+}
