@@ -5,19 +5,19 @@
  * listings it read for its job); then takes batches of paths from the shared
  * counter, reads, analyses and (given the listing) summarises them, posts each
  * batch's results back, and ends with its inbound link counts, or says it
- * failed. Started by `read_docs.ts`; not a module to import.
+ * failed. Started by `ReadHelper` (`_read_helper.ts`); not a module to import.
  *
  * @module
  */
 
+// The stage files, not read_docs.ts: a helper loads what one thread reads with, not readDocs.
 import {
   CACHED_AS_EXPECTED,
   CACHED_WITH_OID,
   type HelperJob,
   type HelperMessage,
-  readAnalysedBatch,
-  threadReader,
-} from "./read_docs.ts";
+} from "./_read_helper.ts";
+import { readAnalysedBatch, threadReader } from "./_thread_reader.ts";
 import type { FileRead } from "./scan_docs.ts";
 import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
 import { type DirEntries, dirEntries } from "../fs/dir_entries.ts";
