@@ -13,22 +13,21 @@
 
 import { join } from "node:path";
 import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/prune/apply_prune.ts";
-import type { Clock } from "./lib/core/clock.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
-import { escapeControls, TERMINAL_UNSAFE } from "./lib/core/escape_controls.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/prune/find_dangling.ts";
-import { findReportPair } from "./lib/report/find_report_pair.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/prune/plan_from_disk.ts";
-import { type Judgment, type Plan, planPrune } from "./lib/prune/plan_prune.ts";
+import { loadJudgments } from "./lib/prune/load_judgments.ts";
+import { type Plan, planPrune } from "./lib/prune/plan_prune.ts";
+import { recordPrune } from "./lib/prune/record_prune.ts";
+import { confirmQuestion, renderPruneText } from "./lib/prune/render_prune_text.ts";
 import { resolveLink } from "./lib/links/resolve_link.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import { assertWritePermission, ensureStateDir, resolveStateDir } from "./lib/state/state_dir.ts";
-import { readState, STATE_FILE_NAME, updateState } from "./lib/state/state_file.ts";
-import { MAX_REPORT_BYTES, parseReport } from "./lib/report/validate_report.ts";
+import { readState, STATE_FILE_NAME } from "./lib/state/state_file.ts";
 
 const USAGE = `usage: prune.ts [options]
 
@@ -124,11 +123,11 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     await ensureStateDir(root);
   }
   const judged = config.rules.some((r) => r.served_when !== undefined);
-  const judgments = await _judgments(
-    ctx.values["from-report"] as string | undefined,
+  const judgments = await loadJudgments({
+    file: ctx.values["from-report"] as string | undefined,
     stateDir,
     judged,
-  );
+  });
   const reportMissing = judged && judgments === undefined;
   // Before anything changes: a state file --yes could not update afterwards is refused now
   // (STATE_FILE_UNREADABLE), and a corrupt one, whose clock watermark is lost, is said.
@@ -182,7 +181,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       const skipped = new Set(draft.skipped.map((s) => s.path));
       for (const c of draft.candidates) {
         if (c.needs !== `--confirm ${c.path}` || skipped.has(c.path)) continue;
-        if (await _ask(`delete ${_show(c.path)} (${_escape(c.reason)})?`)) confirm.add(c.path);
+        if (await _ask(confirmQuestion(c))) confirm.add(c.path);
         else declined.add(c.path);
       }
     }
@@ -201,91 +200,13 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     }
     // Links as planned, just before deletion: docs inside what went are skipped as sources.
     plan.dangling = findDangling(links, plan.applied.map((a) => a.path), resolveLink);
-    await _recordPrune(stateDir, clock, plan);
+    await recordPrune(stateDir, clock, plan);
   }
-  return { json: plan, text: _text(plan) };
-}
-
-/**
- * Sets `last_prune` and `clock_watermark` (never moved back). The prune is
- * done by then: a failure is a warning in the result, never a failed run.
- */
-async function _recordPrune(stateDir: string, clock: Clock, plan: Plan): Promise<void> {
-  const now = clock.now().toISOString();
-  try {
-    await updateState(stateDir, (s) => ({
-      ...s,
-      last_prune: now,
-      clock_watermark: s.clock_watermark !== null && s.clock_watermark > now
-        ? s.clock_watermark
-        : now,
-    }), {
-      clock,
-      onKeptAside: (aside) =>
-        plan.warnings.push(`the corrupt state file was kept aside as ${aside}`),
-    });
-  } catch (err) {
-    plan.warnings.push(
-      `the prune is done${plan.commit === null ? "" : ` (commit ${plan.commit})`} but could ` +
-        `not be recorded in ${STATE_FILE_NAME} (last_prune, clock_watermark): ` +
-        `${err instanceof Error ? err.message : err}. The deletions need no second run; once ` +
-        `${STATE_FILE_NAME} is fixed, the next prune records its time`,
-    );
-  }
+  return { json: plan, text: renderPruneText(plan) };
 }
 
 function _isRepository(root: string): Promise<boolean> {
   return pathExists(join(root, ".git"));
-}
-
-/**
- * `served_when` judgments from `--from-report FILE`, or from the current
- * report pair when a rule uses `served_when` (`judged`): a rulebook without
- * one never reads it. `undefined` when there is no report to read.
- */
-async function _judgments(
-  file: string | undefined,
-  stateDir: string,
-  judged: boolean,
-): Promise<Map<string, Judgment> | undefined> {
-  const path = file ?? (judged ? (await findReportPair(stateDir))?.json : undefined);
-  if (path === undefined) return undefined;
-  const invalid = (why: string) =>
-    new DochygieneError(
-      "INVALID_REPORT",
-      `cannot read the report ${path} (${why}); name an existing report with --from-report`,
-      2,
-    );
-  let text: string;
-  try {
-    // Never read a device, a FIFO or a huge file whole.
-    const info = await Deno.stat(path);
-    if (!info.isFile) throw invalid("it is not a regular file");
-    if (info.size > MAX_REPORT_BYTES) {
-      throw invalid(`${info.size} bytes; a report is at most ${MAX_REPORT_BYTES}`);
-    }
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof DochygieneError) throw err;
-    throw invalid(err instanceof Error ? err.message : String(err));
-  }
-  let report;
-  try {
-    report = parseReport(text);
-  } catch (err) {
-    if (!(err instanceof DochygieneError)) throw err;
-    throw new DochygieneError(
-      err.code,
-      `${path}: ${err.message}; fix it or name a valid report with --from-report`,
-      err.exitCode,
-    );
-  }
-  return new Map(report.entries.map((e) => [e.path, {
-    op_type: e.op_type,
-    rationale: e.rationale,
-    extract_to: e.extract_to,
-    judged_at: report.generated_at,
-  }]));
 }
 
 /** Asks y/N on the terminal (stderr), reading one line from stdin. */
@@ -297,137 +218,6 @@ async function _ask(question: string): Promise<boolean> {
     answer += String.fromCharCode(buf[0]);
   }
   return /^y(es)?$/i.test(answer.trim());
-}
-
-/** `text` with every code point a terminal acts on written as a `\uXXXX` escape. */
-function _escape(text: string): string {
-  return escapeControls(text, "json");
-}
-
-/** A path as itself, or quoted (JSON) and escaped when it holds a code point a terminal acts on. */
-function _show(path: string): string {
-  return path.search(TERMINAL_UNSAFE) < 0 ? path : _escape(JSON.stringify(path));
-}
-
-/**
- * A candidate's `needs` (`--confirm P`, `--confirm P and --extracted P`, `--extracted P`) as
- * flags to paste into a shell: the path one shell word, joined with `=` when it starts with `-`
- * (else it reads as an option).
- */
-function _pastable(needs: string, path: string): string {
-  const flag = (name: string) => `--${name}${path.startsWith("-") ? "=" : " "}${_shellWord(path)}`;
-  const flags = needs === `--confirm ${path}`
-    ? ["confirm"]
-    : needs === `--extracted ${path}`
-    ? ["extracted"]
-    : needs === `--confirm ${path} and --extracted ${path}`
-    ? ["confirm", "extracted"]
-    : undefined;
-  return flags === undefined ? needs : flags.map(flag).join(" ");
-}
-
-/** A skip reason as shown: the flags it says are needed, pastable (see {@linkcode _pastable}). */
-function _reasonShown(reason: string, path: string): string {
-  return reason.startsWith("needs ") ? `needs ${_pastable(reason.slice(6), path)}` : reason;
-}
-
-/**
- * `path` as one shell word: bare when nothing in it is special to a shell, `'…'` otherwise, and
- * `$'…'` (bash, zsh) when it holds a control or bidi character, each written as its UTF-8 bytes
- * (`\xNN`), which both read back in any locale.
- */
-function _shellWord(path: string): string {
-  if (/^[\w./@%+:,-][\w./@%+=:,-]*$/.test(path)) return path;
-  if (path.search(TERMINAL_UNSAFE) < 0) return `'${path.replaceAll("'", `'\\''`)}'`;
-  const escaped = path.replaceAll("\\", "\\\\").replaceAll("'", "\\'").replace(
-    TERMINAL_UNSAFE,
-    (c) => _bytesOf(c).map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join(""),
-  );
-  return `$'${escaped}'`;
-}
-
-/** The bytes of a name's character: UTF-8, or the byte a lone `\udcXX` stands for (decodePath). */
-function _bytesOf(c: string): number[] {
-  const code = c.charCodeAt(0);
-  return c.length === 1 && code >= 0xdc80 && code <= 0xdcff
-    ? [code - 0xdc00]
-    : [...new TextEncoder().encode(c)];
-}
-
-/** The widest first column of the text output's tables. */
-const _MAX_COLUMN = 60;
-
-function _text(plan: Plan): string {
-  const out: string[] = [];
-  // As wide as the longest path (at most 60): a longer one has its text on the next line.
-  const firsts = [
-    ...[plan.candidates, plan.skipped, plan.applied, plan.deferred, plan.kept].flat()
-      .map((x) => _show(x.path)),
-    ...plan.dangling.map((d) => `${_show(d.from)}:${d.line}`),
-  ];
-  const width = Math.min(_MAX_COLUMN, Math.max(0, ...firsts.map((f) => f.length)));
-  const row = (a: string, b: string) =>
-    a.length > width
-      ? `  ${a}\n  ${" ".repeat(width)} ${_escape(b)}`
-      : `  ${a.padEnd(width)} ${_escape(b)}`;
-  out.push(
-    plan.mode === "dry-run"
-      ? `dochygiene prune — dry run, nothing changed (now ${plan.clock.now})`
-      : `dochygiene prune — applied (now ${plan.clock.now})`,
-  );
-  if (plan.clock.backward) {
-    out.push(
-      `clock reads earlier than the watermark ${plan.clock.watermark}: age-based deletion deferred`,
-    );
-  }
-  const skipped = new Set(plan.skipped.map((s) => s.path));
-  const goes = plan.candidates.filter((c) => c.needs === null && !skipped.has(c.path));
-  if (plan.mode === "dry-run") {
-    const pending = plan.candidates.filter((c) => c.needs !== null && !skipped.has(c.path));
-    out.push("", `Goes with --yes (${goes.length}):`);
-    for (const c of goes) out.push(row(_show(c.path), `[${c.tier}] ${c.rule}: ${c.reason}`));
-    out.push("", `Needs a confirmation (${pending.length}):`);
-    for (const c of pending) {
-      out.push(row(_show(c.path), `${c.rule}: ${c.reason}`));
-      out.push(row("", `→ ${_pastable(c.needs!, c.path)}`));
-      if (c.extract_to) out.push(row("", `extract first to: ${c.extract_to.join(" · ")}`));
-    }
-    if (plan.skipped.length > 0) {
-      out.push("", `Skipped by --yes (${plan.skipped.length}):`);
-      for (const s of plan.skipped) out.push(row(_show(s.path), _reasonShown(s.reason, s.path)));
-    }
-  } else {
-    out.push("", `Deleted (${plan.applied.length}):`);
-    for (const a of plan.applied) out.push(row(_show(a.path), a.how));
-    if (plan.skipped.length > 0) {
-      out.push("", `Not deleted (${plan.skipped.length}):`);
-      for (const s of plan.skipped) out.push(row(_show(s.path), _reasonShown(s.reason, s.path)));
-    }
-    out.push(
-      "",
-      plan.commit === null
-        ? "Commit: none (nothing that was committed was deleted)"
-        : `Commit: ${plan.commit} — undo with: git revert ${plan.commit}`,
-    );
-  }
-  if (plan.deferred.length > 0) {
-    out.push("", `Deferred (${plan.deferred.length}):`);
-    for (const d of plan.deferred) out.push(row(_show(d.path), d.reason));
-  }
-  out.push("", `Stays (${plan.kept.length}):`);
-  for (const k of plan.kept) out.push(row(_show(k.path), `${k.rule}: ${k.reason}`));
-  if (plan.dangling.length > 0) {
-    out.push("", `Links left dangling (${plan.dangling.length}):`);
-    for (const d of plan.dangling) {
-      out.push(row(`${_show(d.from)}:${d.line}`, `→ ${_show(d.to)}`));
-    }
-  }
-  if (plan.warnings.length > 0) {
-    out.push("", "Warnings:");
-    for (const w of plan.warnings) out.push(`  ${_escape(w)}`);
-  }
-  if (plan.mode === "dry-run" && goes.length > 0) out.push("", "Run again with --yes to apply.");
-  return out.join("\n");
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
