@@ -41,3 +41,19 @@ export function escapeControls(text: string, style: "x" | "json" = "x"): string 
       : `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/**
+ * Lines for a terminal, joined with `\n`, each with {@linkcode escapeControls}:
+ * the paths and values they show may hold control characters (a root named so).
+ *
+ * @example
+ * ```ts
+ * import { escapeLines } from "./escape_controls.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(escapeLines(["root: /tmp/a\x1b[2J", "ok"]), "root: /tmp/a\\x1b[2J\nok");
+ * ```
+ */
+export function escapeLines(lines: readonly string[]): string {
+  return lines.map((line) => escapeControls(line)).join("\n");
+}
