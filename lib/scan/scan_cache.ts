@@ -10,13 +10,15 @@
  * @module
  */
 
-import type { BrokenLink, FragmentRef, MissingPath } from "../links/check_doc_links.ts";
 import { contentFingerprint } from "../core/content_fingerprint.ts";
 import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
 import type { PathIndexSource } from "../links/path_index.ts";
 import type { KnownAges } from "../git/read_git_ages.ts";
-import type { DocSummary } from "./summarize_doc.ts";
 import { VERSION } from "../core/version.ts";
+import { type CachedDoc, isCount, parseCacheRow, storedPath } from "./_cache_row.ts";
+
+// A doc's line is made and read in `_cache_row.ts`; the rest of the scanner imports it from here.
+export { type CachedDoc, encodeCacheEntry } from "./_cache_row.ts";
 
 /** File name of the scan cache inside the state directory. */
 export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
@@ -95,77 +97,6 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
 }
 
 /**
- * One doc's line of the cache: its line count (a fact of its bytes, so that
- * an unchanged doc is not even decoded), summary and link targets, as one flat
- * JSON array, then a tab and the paths its link check probed; a listed path
- * it names is stored as its index in the listing (`indexOf`), which the cache
- * is only used under.
- *
- * @example
- * ```ts
- * import { cacheListing, encodeCacheEntry, ScanCache } from "./scan_cache.ts";
- * import { DiskRecord } from "../links/disk_record.ts";
- * import assert from "node:assert/strict";
- *
- * const summary = {
- *   hygiene: undefined,
- *   appendOnly: false,
- *   status: "done",
- *   checkboxes: { done: 1, open: 0 },
- *   anchors: new Set(["a"]),
- *   linkFacts: { broken: [], fragments: [], missing: [] },
- * };
- * const source = { paths: ["a.md", "b.md"], nonFiles: [], opaque: [] };
- * const indexOf = (path: string) => source.paths.indexOf(path);
- * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], ["c.md"], indexOf);
- * const bytes = ScanCache.format(cacheListing(source), new DiskRecord(), [
- *   ["a.md", "4/3:a:b", line, ""],
- * ]);
- * const cache = ScanCache.parse(bytes);
- * assert.equal(cache?.key("a.md"), "4/3:a:b");
- * const doc = cache?.doc("a.md", source.paths);
- * const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = doc!.summary;
- * assert.deepEqual({ hygiene, appendOnly, status, checkboxes, anchors, linkFacts }, summary);
- * assert.deepEqual([doc?.lines, doc?.targets], [3, ["b.md", "docs"]]);
- * assert.deepEqual(doc?.probed(), ["c.md"]);
- * ```
- */
-export function encodeCacheEntry(
-  lines: number,
-  summary: DocSummary,
-  targets: readonly string[],
-  probed: readonly string[],
-  indexOf: (path: string) => number,
-): string {
-  const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = summary;
-  const ref = (path: string) => {
-    const index = indexOf(path);
-    return index >= 0 ? index : path;
-  };
-  // One flat array (see `_Row`): parsing it makes one object, not one per fact.
-  const row: unknown[] = [
-    lines,
-    hygiene ?? null,
-    appendOnly,
-    status ?? null,
-    checkboxes?.done ?? -1,
-    checkboxes?.open ?? -1,
-    anchors.size,
-    ...anchors,
-    linkFacts.broken.length,
-  ];
-  for (const b of linkFacts.broken) row.push(b.line, b.target, b.hint);
-  row.push(linkFacts.fragments.length);
-  for (const f of linkFacts.fragments) row.push(f.line, f.target, ref(f.path), f.fragment);
-  row.push(linkFacts.missing.length);
-  for (const m of linkFacts.missing) row.push(m.line, m.path);
-  row.push(targets.length);
-  for (const target of targets) row.push(ref(target));
-  // After a tab (JSON holds none): parsed only when asked for.
-  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}`;
-}
-
-/**
  * A scan cache as read from its file: the listing and disk answers it was
  * made under, and each doc's key; a doc's entry is parsed when it is asked
  * for. It also keeps the git ages the scan had (see `KnownAges`), and the
@@ -182,10 +113,14 @@ export function encodeCacheEntry(
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
- * const bytes = ScanCache.format(listing, new DiskRecord([["sdist", "exists"]]), []);
+ * const line = "[2,null,false,null,-1,-1,0,0,0,0,1,0]\t[]"; // see encodeCacheEntry
+ * const disk = new DiskRecord([["sdist", "exists"]]);
+ * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
  * const cache = ScanCache.parse(bytes);
  * assert.deepEqual(cache?.source(), { paths: ["a.md"], nonFiles: [], opaque: [] });
  * assert.deepEqual(cache?.disk.entries(), [["sdist", "exists"]]);
+ * assert.equal(cache?.key("a.md"), "4/3:a:b");
+ * assert.deepEqual(cache?.doc("a.md", ["a.md"])?.targets, ["a.md"]);
  * // Not a cache of this version, or not these bytes: not used.
  * assert.equal(ScanCache.parse(new TextEncoder().encode("{}\n")), undefined);
  * bytes[bytes.length - 3] ^= 1;
@@ -322,17 +257,7 @@ export class ScanCache {
    */
   doc(path: string, listed: readonly string[]): CachedDoc | undefined {
     const line = this.line(path);
-    const tab = line?.indexOf("\t") ?? -1;
-    if (tab < 0) return undefined;
-    let row: unknown;
-    try {
-      row = JSON.parse(line!.slice(0, tab));
-    } catch {
-      return undefined;
-    }
-    return _isRow(row, listed.length)
-      ? new _CachedEntry(row, line!.slice(tab + 1), listed)
-      : undefined;
+    return line === undefined ? undefined : parseCacheRow(line, listed);
   }
 
   /**
@@ -430,7 +355,7 @@ function _isHistory(value: unknown): value is _History {
   for (const pair of ages) {
     if (
       !Array.isArray(pair) || pair.length !== 2 ||
-      !(typeof pair[0] === "string" || _isCount(pair[0])) || !_isCount(pair[1])
+      !(typeof pair[0] === "string" || isCount(pair[0])) || !isCount(pair[1])
     ) {
       return false;
     }
@@ -443,228 +368,16 @@ function _isAnswer(value: unknown): value is DiskAnswer {
     value === "missing";
 }
 
-/** One doc's cached facts: its line count, summary, and the paths it links to. */
-export interface CachedDoc {
-  /** The doc's line count. */
-  lines: number;
-  /** The summary, as the reading thread made it (without links). */
-  summary: DocSummary;
-  /** The existing paths the doc links to, once each (its inbound links elsewhere). */
-  targets: string[];
-  /**
-   * The other paths its link check looked up (see `DocLinkFacts.probed`),
-   * read when asked (only a change in the listing or on disk needs them);
-   * `undefined` when they are not well formed.
-   */
-  probed(): string[] | undefined;
-}
-
-/**
- * A doc's line as parsed: one flat array, checked whole by {@linkcode _isRow}:
- * `lines, hygiene, appendOnly, status, done, open` (-1 each without checkboxes),
- * then each list as its length and its items' fields in turn: anchors (1),
- * broken links (line, target, hint), fragments (line, target, path, fragment),
- * missing paths (line, path), targets (path); a listed path by its index.
- */
-type _Row = readonly unknown[];
-
-/** Where a row's anchors start (after their count). */
-const _ANCHORS = 7;
-
-/**
- * A doc's cached facts, made from its row when asked for: a scan holds
- * 20,000 of these, most of which are only written out again, so each is one
- * object and its row until then.
- */
-class _CachedEntry implements CachedDoc, DocSummary {
-  readonly lines: number;
-  readonly appendOnly: boolean;
-  #row: _Row;
-  #probed: string;
-  #listed: readonly string[];
-  #anchors: Set<string> | undefined;
-  #linkFacts: DocSummary["linkFacts"] | undefined;
-  /** The probed paths, parsed on first need (`null` until then). */
-  #paths: string[] | undefined | null = null;
-
-  constructor(row: _Row, probed: string, listed: readonly string[]) {
-    this.#row = row;
-    this.#probed = probed;
-    this.#listed = listed;
-    this.lines = row[0] as number;
-    this.appendOnly = row[2] as boolean;
-  }
-
-  get summary(): DocSummary {
-    return this;
-  }
-
-  get hygiene(): DocSummary["hygiene"] {
-    return (this.#row[1] ?? undefined) as DocSummary["hygiene"];
-  }
-
-  get status(): string | undefined {
-    return (this.#row[3] ?? undefined) as string | undefined;
-  }
-
-  get checkboxes(): DocSummary["checkboxes"] {
-    const done = this.#row[4] as number;
-    return done < 0 ? undefined : { done, open: this.#row[5] as number };
-  }
-
-  get anchors(): Set<string> {
-    return this.#anchors ??= new Set(
-      this.#row.slice(_ANCHORS, _ANCHORS + (this.#row[_ANCHORS - 1] as number)) as string[],
-    );
-  }
-
-  get linkFacts(): DocSummary["linkFacts"] {
-    if (this.#linkFacts !== undefined) return this.#linkFacts;
-    const row = this.#row;
-    let i = _ANCHORS + (row[_ANCHORS - 1] as number);
-    const broken: BrokenLink[] = [];
-    for (let n = row[i++] as number; n > 0; n--, i += 3) {
-      broken.push({
-        kind: "broken_link",
-        line: row[i] as number,
-        target: row[i + 1] as string,
-        hint: row[i + 2] as BrokenLink["hint"],
-      });
-    }
-    const fragments: FragmentRef[] = [];
-    for (let n = row[i++] as number; n > 0; n--, i += 4) {
-      fragments.push({
-        line: row[i] as number,
-        target: row[i + 1] as string,
-        path: _path(row[i + 2], this.#listed)!,
-        fragment: row[i + 3] as string,
-      });
-    }
-    const missing: MissingPath[] = [];
-    for (let n = row[i++] as number; n > 0; n--, i += 2) {
-      missing.push({ kind: "missing_path", line: row[i] as number, path: row[i + 1] as string });
-    }
-    return this.#linkFacts = { broken, fragments, missing };
-  }
-
-  /** Made anew each time: only counting (once) and rare rewrites ask. */
-  get targets(): string[] {
-    const row = this.#row;
-    const at = row.length - (row[_targetsAt(row)] as number);
-    const targets: string[] = [];
-    for (let i = at; i < row.length; i++) targets.push(_path(row[i], this.#listed)!);
-    return targets;
-  }
-
-  probed(): string[] | undefined {
-    if (this.#paths === null) {
-      try {
-        this.#paths = _paths(JSON.parse(this.#probed), this.#listed);
-      } catch {
-        this.#paths = undefined;
-      }
-    }
-    return this.#paths;
-  }
-}
-
-/** Where a row's target count stands (its lists walked by their counts). */
-function _targetsAt(row: _Row): number {
-  let i = _ANCHORS + (row[_ANCHORS - 1] as number);
-  i += 1 + 3 * (row[i] as number);
-  i += 1 + 4 * (row[i] as number);
-  i += 1 + 2 * (row[i] as number);
-  return i;
-}
-
-/**
- * Whether `row` is a doc's row (see {@linkcode _Row}) whose every field is
- * of its kind, naming listed paths by an index below `listed`, and nothing
- * more.
- */
-function _isRow(row: unknown, listed: number): row is _Row {
-  if (!Array.isArray(row) || row.length < _ANCHORS) return false;
-  const [lines, hygiene, appendOnly, status, done, open] = row;
-  if (
-    !_isCount(lines) ||
-    !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
-    typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
-    !(done === -1 && open === -1 || _isCount(done) && _isCount(open))
-  ) {
-    return false;
-  }
-  let i = _ANCHORS - 1;
-  for (const fields of _LISTS) {
-    const n = row[i++];
-    if (!_isCount(n) || i + n * fields.length > row.length) return false;
-    for (let k = 0; k < n; k++) {
-      for (const field of fields) if (!_isField(field, row[i++], listed)) return false;
-    }
-  }
-  return i === row.length;
-}
-
-/** A row's lists in turn, as the kinds of their items' fields. */
-const _LISTS: readonly (readonly _Field[])[] = [
-  ["string"], // anchors
-  ["line", "string", "hint"], // broken links
-  ["line", "string", "ref", "string"], // fragments
-  ["line", "string"], // missing paths
-  ["ref"], // targets
-];
-
-type _Field = "string" | "line" | "hint" | "ref";
-
-function _isField(field: _Field, value: unknown, listed: number): boolean {
-  switch (field) {
-    case "string":
-      return typeof value === "string";
-    case "line":
-      return _isLine(value);
-    case "hint":
-      return value === null || value === "case" || value === "extension";
-    case "ref":
-      return typeof value === "string" || _isCount(value) && value < listed;
-  }
-}
-
 /** The ages kept, with listed paths named by their index in `listed`; `null` when one names no path. */
 function _knownAges(history: _History, listed: readonly string[] | undefined): KnownAges | null {
   if (listed === undefined) return null;
   const ages = new Map<string, number>();
   for (const [ref, seconds] of history.ages) {
-    const path = _path(ref, listed);
+    const path = storedPath(ref, listed);
     if (path === undefined) return null;
     ages.set(path, seconds);
   }
   return { head: history.head, history: history.history, ages };
-}
-
-/** Stored paths (see {@linkcode _path}); `undefined` when any is not one. */
-function _paths(refs: unknown, listed: readonly string[]): string[] | undefined {
-  if (!Array.isArray(refs)) return undefined;
-  const paths: string[] = [];
-  for (const ref of refs) {
-    const path = _path(ref, listed);
-    if (path === undefined) return undefined;
-    paths.push(path);
-  }
-  return paths;
-}
-
-/** A stored path: a listed one by its index in `listed`, any other as itself. */
-function _path(ref: unknown, listed: readonly string[]): string | undefined {
-  return typeof ref === "string" ? ref : _isCount(ref) ? listed[ref] : undefined;
-}
-
-/** A count: a safe integer, not negative. */
-function _isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** A 1-based line number. */
-function _isLine(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 1;
 }
 
 const _decoder = new TextDecoder();
