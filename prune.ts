@@ -108,7 +108,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     plan.warnings.push("nothing is managed: .dochygiene.yml has no rules");
     return {
       json: plan,
-      text: "nothing is managed: .dochygiene.yml has no rules (see README, prune)",
+      text: "nothing is managed: .dochygiene.yml has no rules (see docs/prune.md)",
     };
   }
   if (!(await _isRepository(root))) {
