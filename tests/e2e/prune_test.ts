@@ -1072,8 +1072,8 @@ Deno.test("prune --yes: an untracked unit's backup never enters .git, and a kill
   assert.equal(await Deno.readTextFile(join(root, "runs/u/a.md")), content);
   assert.ok(!(await inGit()));
   assert.deepEqual(
-    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
-    ["state.json"],
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).sort(),
+    [".gitignore", "state.json"],
   );
 
   // Given back as new files, so aged again for the last run.
@@ -1083,8 +1083,8 @@ Deno.test("prune --yes: an untracked unit's backup never enters .git, and a kill
   await assert.rejects(Deno.lstat(join(root, "runs")));
   assert.ok(!(await inGit()));
   assert.deepEqual(
-    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
-    ["state.json"],
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).sort(),
+    [".gitignore", "state.json"],
   );
 });
 
