@@ -279,3 +279,36 @@ Deno.test("prune: a deleting rule that matches arbitrary names is refused howeve
   assert.ok(await Deno.lstat(join(repo.path, "README.md")));
   assert.ok(await Deno.lstat(join(repo.path, "runs/r1/x.md")));
 });
+
+Deno.test("prune --yes: five dated runs added in one commit keep the three newest by their names' dates", async () => {
+  await using repo = await tempRepo();
+  const days = ["2026-11-01", "2026-11-09", "2026-11-16", "2026-11-22", "2026-11-28"];
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(3)}`,
+    ...Object.fromEntries(days.map((d) => [`runs/${d}-sweep/out.md`, `# ${d}\n`])),
+  }, OLD);
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(paths(result.applied), ["runs/2026-11-01-sweep/", "runs/2026-11-09-sweep/"]);
+  assert.deepEqual(paths(result.kept), [
+    "runs/2026-11-16-sweep/",
+    "runs/2026-11-22-sweep/",
+    "runs/2026-11-28-sweep/",
+  ]);
+});
+
+Deno.test("prune --yes: undated runs of equal age past retention wait for a confirmation", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(1)}`,
+    "runs/alpha/out.md": "# a\n",
+    "runs/beta/out.md": "# b\n",
+  }, OLD);
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(result.applied, []);
+  assert.deepEqual(result.candidates.map((c: { path: string; tier: string }) => [c.path, c.tier]), [
+    ["runs/alpha/", "confirm"],
+  ]);
+  assert.ok(await Deno.lstat(join(repo.path, "runs/alpha/out.md")));
+});
