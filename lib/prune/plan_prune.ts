@@ -342,7 +342,14 @@ function _served(
   if (rule.served_when_path !== undefined) {
     const proof = servedByPath(rule, unit.path, input.existing);
     if (proof === undefined) {
-      return keep(unit, `not served: nothing matches served_when_path "${rule.served_when_path}"`);
+      // The pattern recommended before {date}: its `*` no longer takes a dated prefix.
+      const hint = /(?<![\\*])\*[-_. ]\{name\}/.test(rule.served_when_path)
+        ? "; a * right before -{name} matches no -: for a YYYY-MM-DD prefix (OpenSpec) write {date}-{name}"
+        : "";
+      return keep(
+        unit,
+        `not served: nothing matches served_when_path "${rule.served_when_path}"${hint}`,
+      );
     }
     return _candidate(unit, `served: ${proof} exists (served_when_path)`, input, plan);
   }

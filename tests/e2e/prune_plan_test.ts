@@ -312,3 +312,27 @@ Deno.test("prune --yes: undated runs of equal age past retention wait for a conf
   ]);
   assert.ok(await Deno.lstat(join(repo.path, "runs/alpha/out.md")));
 });
+
+Deno.test("prune --yes: an active OpenSpec change is not served by the archive of a longer name ending in its name", async () => {
+  for (const pattern of ["{date}-{name}", "*-{name}"]) {
+    await using repo = await tempRepo();
+    await commitFiles(repo.path, {
+      ".gitignore": ".dochygiene/\n",
+      ".dochygiene.yml":
+        `rules:\n  - match: "openspec/changes/*/"\n    lifetime: delete-once-served\n` +
+        `    served_when_path: "openspec/changes/archive/${pattern}/"\n`,
+      "openspec/changes/archive/2026-09-01-add-dark-mode/proposal.md": "# add dark mode\n",
+      "openspec/changes/archive/2026-09-02-search/proposal.md": "# search\n",
+      "openspec/changes/search/proposal.md": "# search\n",
+      "openspec/changes/dark-mode/proposal.md": "# dark mode\n",
+    }, OLD);
+    const result = await prune(repo.path, ["--yes"]);
+    assert.deepEqual(
+      paths(result.applied),
+      pattern === "{date}-{name}" ? ["openspec/changes/search/"] : [],
+      pattern,
+    );
+    assert.ok(await Deno.lstat(join(repo.path, "openspec/changes/dark-mode/proposal.md")), pattern);
+    assert.match(reasons(result)["openspec/changes/dark-mode/"], /^not served/, pattern);
+  }
+});

@@ -23,7 +23,7 @@ rules:
     max_age_days: 3
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "docs/superpowers/plans/*.md"
     lifetime: delete-once-served
     served_when: "the feature shipped"
