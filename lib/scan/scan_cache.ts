@@ -27,7 +27,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 2, format 4`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 3, format 5`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -138,6 +138,7 @@ export function encodeCacheEntry(
   indexOf: (path: string) => number,
 ): string {
   const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = summary;
+  const malformed = summary.malformedFrontmatter;
   const ref = (path: string) => {
     const index = indexOf(path);
     return index >= 0 ? index : path;
@@ -150,6 +151,7 @@ export function encodeCacheEntry(
     status ?? null,
     checkboxes?.done ?? -1,
     checkboxes?.open ?? -1,
+    malformed === undefined ? null : [malformed.line, malformed.reason, malformed.hygiene],
     anchors.size,
     ...anchors,
     linkFacts.broken.length,
@@ -462,6 +464,7 @@ export interface CachedDoc {
 /**
  * A doc's line as parsed: one flat array, checked whole by {@linkcode _isRow}:
  * `lines, hygiene, appendOnly, status, done, open` (-1 each without checkboxes),
+ * `malformed` (`null`, or a malformed frontmatter's `[line, reason, hygiene]`),
  * then each list as its length and its items' fields in turn: anchors (1),
  * broken links (line, target, hint), fragments (line, target, path, fragment),
  * missing paths (line, path), targets (path); a listed path by its index.
@@ -469,7 +472,7 @@ export interface CachedDoc {
 type _Row = readonly unknown[];
 
 /** Where a row's anchors start (after their count). */
-const _ANCHORS = 7;
+const _ANCHORS = 8;
 
 /**
  * A doc's cached facts, made from its row when asked for: a scan holds
@@ -505,6 +508,11 @@ class _CachedEntry implements CachedDoc, DocSummary {
 
   get status(): string | undefined {
     return (this.#row[3] ?? undefined) as string | undefined;
+  }
+
+  get malformedFrontmatter(): DocSummary["malformedFrontmatter"] {
+    const m = this.#row[6] as [number, string, boolean] | null;
+    return m === null ? undefined : { line: m[0], reason: m[1], hygiene: m[2] };
   }
 
   get checkboxes(): DocSummary["checkboxes"] {
@@ -568,6 +576,12 @@ class _CachedEntry implements CachedDoc, DocSummary {
   }
 }
 
+/** A row's malformed-frontmatter slot when set: `[line, reason, hygiene]`. */
+function _isMalformed(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 3 && _isCount(value[0]) && value[0] >= 1 &&
+    typeof value[1] === "string" && typeof value[2] === "boolean";
+}
+
 /** Where a row's target count stands (its lists walked by their counts). */
 function _targetsAt(row: _Row): number {
   let i = _ANCHORS + (row[_ANCHORS - 1] as number);
@@ -584,12 +598,13 @@ function _targetsAt(row: _Row): number {
  */
 function _isRow(row: unknown, listed: number): row is _Row {
   if (!Array.isArray(row) || row.length < _ANCHORS) return false;
-  const [lines, hygiene, appendOnly, status, done, open] = row;
+  const [lines, hygiene, appendOnly, status, done, open, malformed] = row;
   if (
     !_isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
     typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
-    !(done === -1 && open === -1 || _isCount(done) && _isCount(open))
+    !(done === -1 && open === -1 || _isCount(done) && _isCount(open)) ||
+    !(malformed === null || _isMalformed(malformed))
   ) {
     return false;
   }
