@@ -99,7 +99,8 @@ export async function remind(request: RemindRequest): Promise<ReminderDecision |
   // Started outside the root, --allow-write=.dochygiene names another directory:
   // the first write (mkdir or the temp file) then throws NotCapable before
   // anything is written, which is cheaper than a permission query on every banner.
-  if (read.status === "missing") await ensureStateDir(root);
+  // An existing directory gets its own .gitignore here too (once a day at most: banners only).
+  await ensureStateDir(root);
   let shown: ReminderDecision | undefined;
   await updateState(stateDir, (current) => {
     const decision = decideReminder(current, now, threshold);

@@ -265,44 +265,6 @@ function _scan(text) {
   return Number.isFinite(value) ? value : void 0;
 }
 
-// lib/state/state_dir.ts
-var STATE_DIR_NAME = ".dochygiene";
-async function resolveStateDir(root) {
-  const dir = join(root, STATE_DIR_NAME);
-  const info = _inspect(root, dir);
-  if (info === void 0) return dir;
-  if (info.isSymlink) {
-    throw new DochygieneError("STATE_DIR_SYMLINK", `${dir} is a symlink; dochygiene only uses a real directory inside the root: remove the link and run again`);
-  }
-  if (!info.isDirectory) {
-    throw new DochygieneError("STATE_DIR_INVALID", `${dir} is not a directory; move it away and run again`);
-  }
-  return dir;
-}
-async function ensureStateDir(root) {
-  const dir = await resolveStateDir(root);
-  try {
-    Deno.mkdirSync(dir);
-  } catch (err) {
-    if (!(err instanceof Deno.errors.AlreadyExists)) throw _writeError(dir, err);
-  }
-  return await resolveStateDir(root);
-}
-function _inspect(root, dir) {
-  try {
-    return findEntry(root, STATE_DIR_NAME);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotCapable) throw err;
-    throw new DochygieneError("STATE_DIR_INVALID", `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`);
-  }
-}
-function _reason(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-function _writeError(dir, err) {
-  return new DochygieneError("STATE_DIR_INVALID", `cannot create ${dir}: ${_reason(err)}`);
-}
-
 // lib/fs/atomic_write.ts
 var _writes = 0;
 async function atomicWrite(path, data) {
@@ -356,6 +318,56 @@ function tempFileOf(name) {
   };
 }
 var _TEMP_NAME = /^\.(.+)\.tmp-\d+-(\d+)-\d+$/;
+
+// lib/state/state_dir.ts
+var STATE_DIR_NAME = ".dochygiene";
+var STATE_GITIGNORE_NAME = ".gitignore";
+var STATE_GITIGNORE_TEXT = "# Created by dochygiene automatically.\n*\n";
+async function resolveStateDir(root) {
+  const dir = join(root, STATE_DIR_NAME);
+  const info = _inspect(root, dir);
+  if (info === void 0) return dir;
+  if (info.isSymlink) {
+    throw new DochygieneError("STATE_DIR_SYMLINK", `${dir} is a symlink; dochygiene only uses a real directory inside the root: remove the link and run again`);
+  }
+  if (!info.isDirectory) {
+    throw new DochygieneError("STATE_DIR_INVALID", `${dir} is not a directory; move it away and run again`);
+  }
+  return dir;
+}
+async function ensureStateDir(root) {
+  const dir = await resolveStateDir(root);
+  try {
+    Deno.mkdirSync(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AlreadyExists)) throw _writeError(dir, err);
+  }
+  await resolveStateDir(root);
+  await _ensureGitignore(dir);
+  return dir;
+}
+async function _ensureGitignore(dir) {
+  try {
+    if (findEntry(dir, STATE_GITIGNORE_NAME) !== void 0) return;
+    await atomicWrite(join(dir, STATE_GITIGNORE_NAME), STATE_GITIGNORE_TEXT);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotCapable) throw err;
+  }
+}
+function _inspect(root, dir) {
+  try {
+    return findEntry(root, STATE_DIR_NAME);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotCapable) throw err;
+    throw new DochygieneError("STATE_DIR_INVALID", `cannot inspect ${dir}: ${_reason(err)}; fix its permissions`);
+  }
+}
+function _reason(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+function _writeError(dir, err) {
+  return new DochygieneError("STATE_DIR_INVALID", `cannot create ${dir}: ${_reason(err)}`);
+}
 
 // lib/core/exceeds_depth.ts
 var MAX_JSON_DEPTH = 64;
@@ -547,7 +559,7 @@ async function remind(request) {
   ]);
   if (!decideReminder(read.state, now, threshold).show) return void 0;
   if (read.status === "missing" && !_isProject(root)) return void 0;
-  if (read.status === "missing") await ensureStateDir(root);
+  await ensureStateDir(root);
   let shown;
   await updateState(stateDir, (current) => {
     const decision = decideReminder(current, now, threshold);

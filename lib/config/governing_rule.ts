@@ -119,9 +119,45 @@ export function existingPaths(files: Iterable<string>): ExistingPaths {
 }
 
 /**
- * Proves a `served_when_path` rule on disk for one unit: substitutes `{name}`
- * with the unit's base name (files: without the extension), escaped so that
- * it only ever matches itself, and returns the first existing path the
+ * What `{date}` stands for in a `served_when_path`: `YYYY-MM-DD`, as OpenSpec
+ * prefixes an archived change (`archive/2026-09-01-add-dark-mode/`).
+ */
+export const DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]";
+
+/**
+ * The glob a `served_when_path` pattern becomes for a unit named `name`:
+ * `{name}` is the name, escaped so that it only ever matches itself; `{date}`
+ * is `YYYY-MM-DD` ({@linkcode DATE_GLOB}); and a `*` written before
+ * `{name}` with one separator (`-`, `_`, `.` or a space) between them never
+ * matches that separator, so that it cannot swallow the head of a longer
+ * name (`*-{name}` takes `v2-dark-mode` for `dark-mode`, never
+ * `add-dark-mode`, nor `2026-09-01-dark-mode`: that is `{date}-{name}`).
+ *
+ * @example
+ * ```ts
+ * import { servedGlob } from "./governing_rule.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   servedGlob("archive/{date}-{name}/", "dark-mode"),
+ *   "archive/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-dark-mode/",
+ * );
+ * assert.equal(servedGlob("archive/*-{name}/", "x"), "archive/*([!-])-x/");
+ * ```
+ */
+export function servedGlob(pattern: string, name: string): string {
+  // Written by hand: `*` right before `<separator>{name}`, not escaped and not part of `**`.
+  const guarded = pattern.replace(
+    /(?<![\\*])\*(?=([-_. ])\{name\})/g,
+    (_star, sep: string) => `*([!${sep}])`,
+  );
+  return guarded.replaceAll("{date}", DATE_GLOB).replaceAll("{name}", escapeGlob(name));
+}
+
+/**
+ * Proves a `served_when_path` rule on disk for one unit: the pattern with
+ * `{name}` (the unit's base name; files: without the extension) and `{date}`
+ * filled in as {@linkcode servedGlob} says, and returns the first existing path the
  * pattern matches (`undefined` when none does, or when the rule has no
  * `served_when_path`). A pattern ending in `/` must match an existing
  * directory. The unit itself and paths inside it never count as proof.
@@ -136,10 +172,11 @@ export function existingPaths(files: Iterable<string>): ExistingPaths {
  * rules:
  *   - match: "openspec/changes/*\/"
  *     lifetime: delete-once-served
- *     served_when_path: "openspec/changes/archive/*-{name}/"
+ *     served_when_path: "openspec/changes/archive/{date}-{name}/"
  * `);
  * const paths = existingPaths([
  *   "openspec/changes/add-x/proposal.md",
+ *   "openspec/changes/x/proposal.md",
  *   "openspec/changes/archive/2026-01-02-add-x/proposal.md",
  * ]);
  * assert.equal(
@@ -147,6 +184,7 @@ export function existingPaths(files: Iterable<string>): ExistingPaths {
  *   "openspec/changes/archive/2026-01-02-add-x/",
  * );
  * assert.equal(servedByPath(rules[0], "openspec/changes/add-y/", paths), undefined);
+ * assert.equal(servedByPath(rules[0], "openspec/changes/x/", paths), undefined);
  * ```
  */
 export function servedByPath(
@@ -159,7 +197,7 @@ export function servedByPath(
   const unitDir = unit.endsWith("/");
   const base = unit.replace(/\/$/, "").split("/").pop() ?? "";
   const name = unitDir ? base : base.replace(/(?<=.)\.[^.]*$/, "");
-  const glob = pattern.replaceAll("{name}", escapeGlob(name));
+  const glob = servedGlob(pattern, name);
   const wantDir = glob.endsWith("/");
   const matches = globMatcher([glob]);
   const prefix = _staticPrefix(glob);

@@ -28,6 +28,22 @@ export interface DocAnalysis {
   checkboxes: { done: number; open: number } | undefined;
   /** Frontmatter `status:`, or else a leading `Status:` line (see {@linkcode analyzeDoc}). */
   status: string | undefined;
+  /**
+   * A frontmatter that cannot be parsed: the line of the problem, a short
+   * reason, and whether it has a `hygiene:` line (then the doc may be meant
+   * frozen: prune never deletes it; it fails closed).
+   */
+  malformedFrontmatter: MalformedFrontmatter | undefined;
+}
+
+/** What {@linkcode DocAnalysis.malformedFrontmatter} says. */
+export interface MalformedFrontmatter {
+  /** 1-based line of the file. */
+  line: number;
+  /** What is wrong, in a few words (the YAML parser's message, without its position). */
+  reason: string;
+  /** Whether the block has a top-level `hygiene:` line. */
+  hygiene: boolean;
 }
 
 /** How many body lines a `Status:` line may come after and still be "leading". */
@@ -99,7 +115,16 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
     inlinePaths,
     checkboxes: done + open > 0 ? { done, open } : undefined,
     status: _frontmatterStatus(frontmatter?.status) ?? _leadingStatus(doc),
+    malformedFrontmatter: _malformed(doc.frontmatter),
   };
+}
+
+function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | undefined {
+  if (fm.data !== undefined || fm.error === undefined) return undefined;
+  const reason = fm.error.split("\n")[0]
+    .replace(/^malformed YAML frontmatter: /, "")
+    .replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "").slice(0, 200);
+  return { line: fm.errorLine ?? 1, reason, hygiene: fm.hygieneLine !== undefined };
 }
 
 /**

@@ -15,6 +15,13 @@ export interface Frontmatter {
   bodyStart: number;
   /** Why the frontmatter could not be used (malformed YAML, not a mapping). */
   error?: string;
+  /** With `error`: the 1-based line of the file where the problem is (the opening `---` when not known). */
+  errorLine?: number;
+  /**
+   * With `error`: the value written on a top-level `hygiene:` line, when the
+   * block has one (a doc meant frozen or append-only whose YAML is broken).
+   */
+  hygieneLine?: string;
 }
 
 /**
@@ -39,6 +46,10 @@ export interface Frontmatter {
  * assert.equal(fm.bodyStart, 3);
  * assert.equal(parseFrontmatter("# No frontmatter\n").data, undefined);
  * assert.match(parseFrontmatter("---\na: [1\n---\n").error ?? "", /frontmatter/);
+ * const broken = parseFrontmatter("---\nhygiene: frozen\ntitle: Plan: search\n---\n");
+ * assert.equal(broken.data, undefined);
+ * assert.equal(broken.errorLine, 3);
+ * assert.equal(broken.hygieneLine, "frozen");
  * ```
  */
 export function parseFrontmatter(text: string): Frontmatter {
@@ -99,14 +110,28 @@ function _parse(yaml: string, bodyStart: number): Frontmatter {
     value = parseYaml(yaml);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return { data: undefined, bodyStart, error: `malformed YAML frontmatter: ${why}` };
+    const line = (err as { line?: unknown }).line;
+    return _broken(yaml, bodyStart, `malformed YAML frontmatter: ${why}`, line);
   }
   if (value === null || value === undefined) return { data: {}, bodyStart };
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { data: undefined, bodyStart, error: "YAML frontmatter is not a mapping" };
+    return _broken(yaml, bodyStart, "YAML frontmatter is not a mapping", undefined);
   }
   return { data: value as Record<string, unknown>, bodyStart };
 }
+
+/** A frontmatter that cannot be used, with where and whether it has a `hygiene:` line. */
+function _broken(yaml: string, bodyStart: number, error: string, line: unknown): Frontmatter {
+  const out: Frontmatter = { data: undefined, bodyStart, error };
+  // The YAML's line 1 is the file's line 2 (after the opening `---`).
+  out.errorLine = typeof line === "number" && line >= 1 && line < bodyStart ? line + 1 : 1;
+  const hygiene = _HYGIENE_LINE.exec(yaml);
+  if (hygiene !== null) out.hygieneLine = hygiene[1].replace(/^["']|["']$/g, "").trim();
+  return out;
+}
+
+// A top-level `hygiene:` line (the key bare or quoted), whatever follows it.
+const _HYGIENE_LINE = /^["']?hygiene["']?[ \t]*:[ \t]*([^\n]*)$/m;
 
 // Plain scalars that YAML 1.2's core schema reads as strings: a letter first, then only
 // letters, digits, spaces and `_ . / -` (no `:`, `#`, quotes, flow or block indicators), or an

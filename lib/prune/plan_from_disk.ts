@@ -18,7 +18,7 @@ import type { DocLink } from "../markdown/extract_links.ts";
 import { dirEntries, type DirEntryKind } from "../fs/dir_entries.ts";
 import { readDocSync } from "../scan/read_doc.ts";
 import { readGitFacts } from "../git/read_git_facts.ts";
-import type { ScanArtifact } from "../scan/scan_docs.ts";
+import type { ScanArtifact, Signal } from "../scan/scan_docs.ts";
 import { scanRepository } from "../scan/scan_repository.ts";
 import { contentExclusion } from "../scan/summarize_doc.ts";
 
@@ -95,7 +95,8 @@ export async function planFromDisk(
     if (ignored(path)) return _EXCLUSIONS.ignore;
     const scanned = excluded.get(path);
     if (scanned !== undefined) return _EXCLUSIONS[scanned];
-    if (analysed.has(path) || !(_MARKDOWN.test(path) || inScope(path))) return undefined;
+    if (analysed.has(path)) return _failsClosed(scan.artifact.signals[path]);
+    if (!(_MARKDOWN.test(path) || inScope(path))) return undefined;
     return _protectedByContent(root, path, entry ??= dirEntries(root));
   };
   const collection = await collectUnits(root, { rules: config.rules, protect, gitFacts });
@@ -121,6 +122,16 @@ const _EXCLUSIONS: Record<ScanArtifact["excluded"][number]["reason"], string> = 
   append_only: "append-only",
 };
 
+/** Why a frontmatter with a `hygiene:` line that cannot be parsed protects its doc. */
+const _MALFORMED_HYGIENE = "malformed frontmatter with a hygiene: line; fix its YAML";
+
+/** A shortlisted doc whose frontmatter has a `hygiene:` line but cannot be parsed: protected. */
+function _failsClosed(signals: readonly Signal[] | undefined): string | undefined {
+  return signals?.some((s) => s.kind === "malformed_frontmatter" && s.hygiene)
+    ? _MALFORMED_HYGIENE
+    : undefined;
+}
+
 /** Markdown by its extension: a doc to the scanner under the default scope. */
 const _MARKDOWN = /\.(?:md|mdx|markdown)$/i;
 
@@ -144,7 +155,9 @@ function _protectedByContent(
   if (typeof read === "string") return `${unchecked}: ${read}`;
   if (read.kind !== "text") return undefined;
   try {
-    const why = contentExclusion(analyzeDoc(read.text, path));
+    const analysis = analyzeDoc(read.text, path);
+    if (analysis.malformedFrontmatter?.hygiene) return _MALFORMED_HYGIENE;
+    const why = contentExclusion(analysis);
     return why && _EXCLUSIONS[why];
   } catch (err) {
     return `${unchecked}: could not be analysed (${err instanceof Error ? err.message : err})`;

@@ -10,6 +10,7 @@
 
 import { byCodePoint } from "../core/by_code_point.ts";
 import { CLOCK_SLACK_MS, LAST_ISO_MS } from "../core/clock.ts";
+import { datedName } from "../core/dated_name.ts";
 import { type ExistingPaths, servedByPath } from "../config/governing_rule.ts";
 import type { Lifetime, Rule } from "../config/load_config.ts";
 
@@ -239,12 +240,26 @@ export function planPrune(input: PlanInput): Plan {
   }
 
   for (const [rule, group] of temporary) {
-    // Newest first, ties by path; units of unknown age rank as newest (never deleted on a guess).
-    // A unit untouched since a shallow clone's cut is older than every unit touched after it.
+    // Newest first; units of unknown age rank as newest (never deleted on a guess). A unit
+    // untouched since a shallow clone's cut is older than every unit touched after it. Equal
+    // ages (one commit added them all, or touched them all) rank by the date a name starts
+    // with, newest first (a name without one ranks after those with one), then by the name,
+    // descending.
+    const dates = new Map(group.map((u) => [u, datedName(u.path) ?? ""]));
     const ranked = [...group].sort((a, b) =>
       Number(a.shallow_age ?? false) - Number(b.shallow_age ?? false) ||
-      (b.age_ms ?? Infinity) - (a.age_ms ?? Infinity) || byCodePoint(a.path, b.path)
+      (b.age_ms ?? Infinity) - (a.age_ms ?? Infinity) ||
+      byCodePoint(dates.get(b)!, dates.get(a)!) || byCodePoint(b.path, a.path)
     );
+    // A unit past retention that ties in age with a retained one, where the names' dates do
+    // not tell them apart, would be kept had the names sorted the other way: it is deleted
+    // only when confirmed.
+    const retained = ranked.slice(0, rule.retain_recent);
+    const byNameOnly = (unit: UnitFacts) =>
+      retained.some((r) =>
+        r.age_ms === unit.age_ms && Boolean(r.shallow_age) === Boolean(unit.shallow_age) &&
+        (dates.get(r) === "" || dates.get(r) === dates.get(unit))
+      );
     ranked.forEach((unit, i) => {
       const rank = `rank ${i + 1} of ${ranked.length}`;
       if (unit.age_ms === null) return keep(unit, `${rank}, age unknown`);
@@ -275,7 +290,9 @@ export function planPrune(input: PlanInput): Plan {
         });
         return;
       }
-      _candidate(unit, `${rank}, ${days} days old > ${rule.max_age_days}`, input, plan);
+      _candidate(unit, `${rank}, ${days} days old > ${rule.max_age_days}`, input, plan, {
+        uncertainRank: byNameOnly(unit),
+      });
     });
   }
 
@@ -325,7 +342,14 @@ function _served(
   if (rule.served_when_path !== undefined) {
     const proof = servedByPath(rule, unit.path, input.existing);
     if (proof === undefined) {
-      return keep(unit, `not served: nothing matches served_when_path "${rule.served_when_path}"`);
+      // The pattern recommended before {date}: its `*` no longer takes a dated prefix.
+      const hint = /(?<![\\*])\*[-_. ]\{name\}/.test(rule.served_when_path)
+        ? "; a * right before -{name} matches no -: for a YYYY-MM-DD prefix (OpenSpec) write {date}-{name}"
+        : "";
+      return keep(
+        unit,
+        `not served: nothing matches served_when_path "${rule.served_when_path}"${hint}`,
+      );
     }
     return _candidate(unit, `served: ${proof} exists (served_when_path)`, input, plan);
   }
@@ -374,14 +398,16 @@ function _candidate(
   reason: string,
   input: PlanInput,
   plan: Plan,
-  options: { judged?: boolean; extractTo?: string } = {},
+  options: { judged?: boolean; extractTo?: string; uncertainRank?: boolean } = {},
 ): void {
-  const tier = unit.tracked && !unit.dirty && !options.judged && !unit.rule.extract
+  const tier = unit.tracked && !unit.dirty && !options.judged && !unit.rule.extract &&
+      !options.uncertainRank
     ? "auto"
     : "confirm";
   const why: string[] = [];
   if (!unit.tracked) why.push("untracked");
   else if (unit.dirty) why.push("uncommitted changes");
+  if (options.uncertainRank) why.push("ranked by name only among units of equal age");
   if (options.judged) why.push("served_when is a judgment");
   if (unit.rule.extract) why.push("extract: true");
   const confirmed = _named(input.confirm, unit.path);

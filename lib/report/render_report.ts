@@ -19,7 +19,9 @@ import {
  * per category, operation and safety tier (fixed enum order), then one
  * section per tier (`auto`, `confirm`, `never`) with a table of its entries
  * sorted by path (locale-independent). Cells show their text literally in
- * any renderer: `\` and `|` are backslash-escaped, `<` becomes `&lt;` and a
+ * any renderer: no link, image, code span or emphasis forms, as the ASCII
+ * punctuation that would open one (`[ ] ! ( ) \` * _ ~ $`), `\` and `|` are
+ * backslash-escaped; `<` becomes `&lt;` and a
  * `&` that would start a character reference `&amp;` (so no HTML tag or
  * comment opens), line breaks become `<br>`, and other control characters
  * (C0, DEL, C1) show as `\xNN`.
@@ -56,8 +58,8 @@ import {
  *     safety_tier: "never", rationale: "R&D &amp; \x1b[2J", signals: [],
  *   }],
  * });
- * assert.ok(md.includes("| Keep &lt;!-- it. |"));
- * assert.ok(md.includes("| R&D &amp;amp; \\x1b[2J |"));
+ * assert.ok(md.includes("| Keep &lt;\\!-- it. |"));
+ * assert.ok(md.includes("| R&D &amp;amp; \\x1b\\[2J |"));
  * ```
  */
 export function renderReport(report: Report): string {
@@ -131,10 +133,16 @@ function _signalKinds(entry: ReportEntry): string {
 /** `&` that starts a character reference (`&amp;`, `&#60;`, `&#x3C;`), which would not show as typed. */
 const _REFERENCE = /&(?=[A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#[xX][0-9A-Fa-f]+;)/g;
 
+/**
+ * ASCII punctuation that opens Markdown inline syntax: links and images (`[`, `]`, `!`, `(`,
+ * `)`), code, emphasis and strikethrough (`` ` ``, `*`, `_`, `~`), math (`$`), and the table's
+ * `|`; with `\` itself. A backslash before any of them shows it as typed (CommonMark, GFM).
+ */
+const _SYNTAX = /[\\`*_~$[\]!()|]/g;
+
 function _cell(text: string): string {
   const markdown = text
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
+    .replace(_SYNTAX, "\\$&")
     .replace(_REFERENCE, "&amp;")
     // No tag, comment or raw HTML block can open: an unclosed `<!--` would hide every later row.
     .replace(/</g, "&lt;")

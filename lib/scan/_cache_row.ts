@@ -49,6 +49,7 @@ export function encodeCacheEntry(
   indexOf: (path: string) => number,
 ): string {
   const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = summary;
+  const malformed = summary.malformedFrontmatter;
   const ref = (path: string) => {
     const index = indexOf(path);
     return index >= 0 ? index : path;
@@ -61,6 +62,7 @@ export function encodeCacheEntry(
     status ?? null,
     checkboxes?.done ?? -1,
     checkboxes?.open ?? -1,
+    malformed === undefined ? null : [malformed.line, malformed.reason, malformed.hygiene],
     anchors.size,
     ...anchors,
     linkFacts.broken.length,
@@ -126,6 +128,7 @@ export interface CachedDoc {
 /**
  * A doc's line as parsed: one flat array, checked whole by {@linkcode _isRow}:
  * `lines, hygiene, appendOnly, status, done, open` (-1 each without checkboxes),
+ * `malformed` (`null`, or a malformed frontmatter's `[line, reason, hygiene]`),
  * then each list as its length and its items' fields in turn: anchors (1),
  * broken links (line, target, hint), fragments (line, target, path, fragment),
  * missing paths (line, path), targets (path); a listed path by its index.
@@ -133,7 +136,7 @@ export interface CachedDoc {
 type _Row = readonly unknown[];
 
 /** Where a row's anchors start (after their count). */
-const _ANCHORS = 7;
+const _ANCHORS = 8;
 
 /**
  * A doc's cached facts, made from its row when asked for: a scan holds
@@ -169,6 +172,11 @@ class _CachedEntry implements CachedDoc, DocSummary {
 
   get status(): string | undefined {
     return (this.#row[3] ?? undefined) as string | undefined;
+  }
+
+  get malformedFrontmatter(): DocSummary["malformedFrontmatter"] {
+    const m = this.#row[6] as [number, string, boolean] | null;
+    return m === null ? undefined : { line: m[0], reason: m[1], hygiene: m[2] };
   }
 
   get checkboxes(): DocSummary["checkboxes"] {
@@ -232,6 +240,12 @@ class _CachedEntry implements CachedDoc, DocSummary {
   }
 }
 
+/** A row's malformed-frontmatter slot when set: `[line, reason, hygiene]`. */
+function _isMalformed(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 3 && isCount(value[0]) && value[0] >= 1 &&
+    typeof value[1] === "string" && typeof value[2] === "boolean";
+}
+
 /** Where a row's target count stands (its lists walked by their counts). */
 function _targetsAt(row: _Row): number {
   let i = _ANCHORS + (row[_ANCHORS - 1] as number);
@@ -248,12 +262,13 @@ function _targetsAt(row: _Row): number {
  */
 function _isRow(row: unknown, listed: number): row is _Row {
   if (!Array.isArray(row) || row.length < _ANCHORS) return false;
-  const [lines, hygiene, appendOnly, status, done, open] = row;
+  const [lines, hygiene, appendOnly, status, done, open, malformed] = row;
   if (
     !isCount(lines) ||
     !(hygiene === null || hygiene === "frozen" || hygiene === "append-only") ||
     typeof appendOnly !== "boolean" || !(status === null || typeof status === "string") ||
-    !(done === -1 && open === -1 || isCount(done) && isCount(open))
+    !(done === -1 && open === -1 || isCount(done) && isCount(open)) ||
+    !(malformed === null || _isMalformed(malformed))
   ) {
     return false;
   }

@@ -22,6 +22,7 @@ export interface RenderScanOptions {
 
 /** Finding kinds in the order they are summarised, with what a line shows. */
 const _KINDS: readonly [Signal["kind"], string][] = [
+  ["malformed_frontmatter", "malformed frontmatter"],
   ["broken_link", "broken links"],
   ["broken_anchor", "broken anchors"],
   ["missing_path", "missing paths"],
@@ -132,6 +133,10 @@ function _line(path: string, s: Signal): string {
       return `${p}:${s.line} → ${_display(s.target)}`;
     case "missing_path":
       return `${p}:${s.line} \`${_display(s.path)}\``;
+    case "malformed_frontmatter":
+      return `${p}:${s.line} ${_display(s.reason)}${
+        s.hygiene ? " (has a hygiene: line: prune never deletes it)" : ""
+      }`;
     case "duplicate":
       return `${p} = ${s.of.map(_display).join(", ")}`;
     case "checkboxes":

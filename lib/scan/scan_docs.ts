@@ -40,7 +40,8 @@ export type Signal =
   | { kind: "duplicate"; of: string[] }
   | { kind: "broken_link"; line: number; target: string; hint: "case" | "extension" | null }
   | { kind: "broken_anchor"; line: number; target: string }
-  | { kind: "missing_path"; line: number; path: string };
+  | { kind: "missing_path"; line: number; path: string }
+  | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean };
 
 /** The scan artifact (`.dochygiene/scan.json`), exactly the schema of docs/design.md "The scanner". */
 export interface ScanArtifact {
@@ -292,6 +293,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const date = datedName(path);
     if (date !== undefined) list.push({ kind: "dated_name", date });
     if (doc?.status !== undefined) list.push({ kind: "status", value: doc.status });
+    const malformed = doc?.malformedFrontmatter;
+    if (malformed !== undefined) list.push({ kind: "malformed_frontmatter", ...malformed });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
     const count = (input.inbound?.get(path) ?? 0) + (inbound.get(path) ?? 0);

@@ -26,6 +26,8 @@ export interface DocSummary {
   linkFacts: Omit<DocLinkFacts, "targets" | "probed">;
   /** The doc's links, kept only on request (prune's dangling-link check). */
   links?: DocLink[];
+  /** A frontmatter that cannot be parsed (see `DocAnalysis.malformedFrontmatter`). */
+  malformedFrontmatter?: DocAnalysis["malformedFrontmatter"];
 }
 
 /**
@@ -66,6 +68,9 @@ export function summarizeDoc(
     linkFacts: facts,
   };
   if (keepLinks) summary.links = analysis.links;
+  if (analysis.malformedFrontmatter !== undefined) {
+    summary.malformedFrontmatter = analysis.malformedFrontmatter;
+  }
   if (contentExclusion(summary) === undefined) {
     for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
   }

@@ -8,9 +8,19 @@
 import { join } from "../fs/path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { findEntry } from "../fs/find_entry.ts";
+import { atomicWrite } from "../fs/atomic_write.ts";
 
 /** Name of the state directory inside the root. */
 export const STATE_DIR_NAME = ".dochygiene";
+
+/**
+ * Name of the state directory's own ignore file: like pytest's `.pytest_cache`,
+ * the directory tells git to ignore it, so nothing of the user's is edited.
+ */
+export const STATE_GITIGNORE_NAME = ".gitignore";
+
+/** The content of {@linkcode STATE_GITIGNORE_NAME}: `*` ignores the directory, itself included. */
+export const STATE_GITIGNORE_TEXT = "# Created by dochygiene automatically.\n*\n";
 
 /**
  * Returns `<root>/.dochygiene` after checking that, if it exists, it is a real
@@ -54,6 +64,9 @@ export async function resolveStateDir(root: string): Promise<string> {
 
 /**
  * Like {@linkcode resolveStateDir}, and creates the directory when missing.
+ * The directory then carries its own `.gitignore` (`*`), written atomically
+ * when absent (an existing directory gets it on its next write), so that git
+ * never offers the state for a commit; one the user changed is left alone.
  *
  * @example
  * ```ts
@@ -63,6 +76,7 @@ export async function resolveStateDir(root: string): Promise<string> {
  * const root = await Deno.makeTempDir();
  * const dir = await ensureStateDir(root);
  * assert.ok((await Deno.lstat(dir)).isDirectory);
+ * assert.equal(await Deno.readTextFile(`${dir}/.gitignore`), "# Created by dochygiene automatically.\n*\n");
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -74,7 +88,24 @@ export async function ensureStateDir(root: string): Promise<string> {
     if (!(err instanceof Deno.errors.AlreadyExists)) throw _writeError(dir, err);
   }
   // Re-check: something may have raced a symlink into place.
-  return await resolveStateDir(root);
+  await resolveStateDir(root);
+  await _ensureGitignore(dir);
+  return dir;
+}
+
+/**
+ * Writes `dir/.gitignore` when there is no entry of that name. Best effort: a
+ * directory that takes no new file fails the write that follows with its own
+ * message, and `doctor` reports what git then sees.
+ */
+async function _ensureGitignore(dir: string): Promise<void> {
+  try {
+    if (findEntry(dir, STATE_GITIGNORE_NAME) !== undefined) return;
+    await atomicWrite(join(dir, STATE_GITIGNORE_NAME), STATE_GITIGNORE_TEXT);
+  } catch (err) {
+    // Deno's sandbox said no: the seams name the flags for that.
+    if (err instanceof Deno.errors.NotCapable) throw err;
+  }
 }
 
 /**

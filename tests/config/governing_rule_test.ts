@@ -18,7 +18,7 @@ rules:
     extract: true
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "docs/adr/**"
     lifetime: keep
   - match: "autoresearch/pinned/"
@@ -107,6 +107,48 @@ Deno.test("servedByPath: {name} of a directory unit is its base name; the patter
   );
   // add-y exists only as a FILE, and the pattern ends in '/': not proof.
   assert.equal(servedByPath(openspec, "openspec/changes/add-y/", paths), undefined);
+});
+
+Deno.test("servedByPath: {date}-{name} takes OpenSpec's archived twin, never a longer name ending in the same words", () => {
+  const rule = parseConfig(`
+rules:
+  - match: "openspec/changes/*/"
+    lifetime: delete-once-served
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
+`).rules[0];
+  const paths = existingPaths([
+    "openspec/changes/dark-mode/proposal.md",
+    "openspec/changes/add-dark-mode/proposal.md",
+    "openspec/changes/mode/proposal.md",
+    "openspec/changes/archive/2026-09-01-add-dark-mode/proposal.md",
+    "openspec/changes/archive/v2-mode/proposal.md",
+  ]);
+  assert.equal(servedByPath(rule, "openspec/changes/dark-mode/", paths), undefined);
+  assert.equal(servedByPath(rule, "openspec/changes/mode/", paths), undefined);
+  assert.equal(
+    servedByPath(rule, "openspec/changes/add-dark-mode/", paths),
+    "openspec/changes/archive/2026-09-01-add-dark-mode/",
+  );
+});
+
+Deno.test("servedByPath: a * before -{name} never swallows the head of a longer name", () => {
+  const rule = parseConfig(`
+rules:
+  - match: "openspec/changes/*/"
+    lifetime: delete-once-served
+    served_when_path: "openspec/changes/archive/*-{name}/"
+`).rules[0];
+  const paths = existingPaths([
+    "openspec/changes/dark-mode/proposal.md",
+    "openspec/changes/beta/proposal.md",
+    "openspec/changes/archive/2026-09-01-add-dark-mode/proposal.md",
+    "openspec/changes/archive/v2-beta/proposal.md",
+  ]);
+  assert.equal(servedByPath(rule, "openspec/changes/dark-mode/", paths), undefined);
+  assert.equal(
+    servedByPath(rule, "openspec/changes/beta/", paths),
+    "openspec/changes/archive/v2-beta/",
+  );
 });
 
 Deno.test("servedByPath: {name} of a file unit drops the extension", () => {

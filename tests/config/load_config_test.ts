@@ -49,7 +49,7 @@ rules:
     extract: true
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "docs/plans/*.md"
     lifetime: delete-once-served
     served_when: "the feature shipped"
@@ -71,7 +71,7 @@ rules:
   assert.equal(cfg.rules[1].retain_recent, 0);
   assert.equal(cfg.rules[1].max_age_days, 1.5);
   assert.equal(cfg.rules[1].extract, true);
-  assert.equal(cfg.rules[2].served_when_path, "openspec/changes/archive/*-{name}/");
+  assert.equal(cfg.rules[2].served_when_path, "openspec/changes/archive/{date}-{name}/");
   assert.equal(cfg.rules[3].served_when, "the feature shipped");
   assert.equal(cfg.rules[5].match, "**");
 });
@@ -283,7 +283,7 @@ Deno.test("a deleting rule is judged by what it matches: arbitrary names are ref
   const { rules } = parseConfig(`
 rules:
   - {match: "autoresearch/*/", lifetime: temporary}
-  - {match: "openspec/changes/*/", ${DOS}, served_when_path: "openspec/changes/archive/*-{name}/"}
+  - {match: "openspec/changes/*/", ${DOS}, served_when_path: "openspec/changes/archive/{date}-{name}/"}
   - {match: "docs/superpowers/plans/*.md", ${DOS}, served_when: shipped, extract: true}
   - {match: "**/runs/*/", lifetime: temporary}
   - {match: "*.log", lifetime: temporary}

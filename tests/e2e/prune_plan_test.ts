@@ -279,3 +279,107 @@ Deno.test("prune: a deleting rule that matches arbitrary names is refused howeve
   assert.ok(await Deno.lstat(join(repo.path, "README.md")));
   assert.ok(await Deno.lstat(join(repo.path, "runs/r1/x.md")));
 });
+
+Deno.test("prune --yes: five dated runs added in one commit keep the three newest by their names' dates", async () => {
+  await using repo = await tempRepo();
+  const days = ["2026-11-01", "2026-11-09", "2026-11-16", "2026-11-22", "2026-11-28"];
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(3)}`,
+    ...Object.fromEntries(days.map((d) => [`runs/${d}-sweep/out.md`, `# ${d}\n`])),
+  }, OLD);
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(paths(result.applied), ["runs/2026-11-01-sweep/", "runs/2026-11-09-sweep/"]);
+  assert.deepEqual(paths(result.kept), [
+    "runs/2026-11-16-sweep/",
+    "runs/2026-11-22-sweep/",
+    "runs/2026-11-28-sweep/",
+  ]);
+});
+
+Deno.test("prune --yes: undated runs of equal age past retention wait for a confirmation", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(1)}`,
+    "runs/alpha/out.md": "# a\n",
+    "runs/beta/out.md": "# b\n",
+  }, OLD);
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(result.applied, []);
+  assert.deepEqual(result.candidates.map((c: { path: string; tier: string }) => [c.path, c.tier]), [
+    ["runs/alpha/", "confirm"],
+  ]);
+  assert.ok(await Deno.lstat(join(repo.path, "runs/alpha/out.md")));
+});
+
+Deno.test("prune --yes: an active OpenSpec change is not served by the archive of a longer name ending in its name", async () => {
+  for (const pattern of ["{date}-{name}", "*-{name}"]) {
+    await using repo = await tempRepo();
+    await commitFiles(repo.path, {
+      ".gitignore": ".dochygiene/\n",
+      ".dochygiene.yml":
+        `rules:\n  - match: "openspec/changes/*/"\n    lifetime: delete-once-served\n` +
+        `    served_when_path: "openspec/changes/archive/${pattern}/"\n`,
+      "openspec/changes/archive/2026-09-01-add-dark-mode/proposal.md": "# add dark mode\n",
+      "openspec/changes/archive/2026-09-02-search/proposal.md": "# search\n",
+      "openspec/changes/search/proposal.md": "# search\n",
+      "openspec/changes/dark-mode/proposal.md": "# dark mode\n",
+    }, OLD);
+    const result = await prune(repo.path, ["--yes"]);
+    assert.deepEqual(
+      paths(result.applied),
+      pattern === "{date}-{name}" ? ["openspec/changes/search/"] : [],
+      pattern,
+    );
+    assert.ok(await Deno.lstat(join(repo.path, "openspec/changes/dark-mode/proposal.md")), pattern);
+    assert.match(reasons(result)["openspec/changes/dark-mode/"], /^not served/, pattern);
+  }
+});
+
+Deno.test("prune --yes: a frozen doc whose frontmatter is not strict YAML fails closed; the scan says it is malformed", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(0)}` +
+      `  - match: "notes/*.md"\n    lifetime: temporary\n    retain_recent: 0\n    max_age_days: 1\n`,
+    "runs/r1/plan.md": "---\nhygiene: frozen\ntitle: Plan: search rewrite\n---\n# Plan\n",
+    "runs/r2/out.md": "# output\n",
+    "notes/decision.md": "---\nhygiene: frozen\ntitle: a\ntitle: b\n---\n# Decision\n",
+    "notes/scratch.md": "---\ntitle: Notes: scratch\n---\n# scratch\n",
+  }, OLD);
+  const result = await prune(repo.path, ["--yes"]);
+  assert.deepEqual(paths(result.applied), ["notes/scratch.md", "runs/r2/"]);
+  assert.deepEqual(reasons(result), {
+    "notes/decision.md": "protected (malformed frontmatter with a hygiene: line; fix its YAML)",
+    "runs/r1/":
+      "protected: contains runs/r1/plan.md (malformed frontmatter with a hygiene: line; fix its YAML)",
+  });
+  assert.ok(await Deno.lstat(join(repo.path, "runs/r1/plan.md")));
+  // The scan reports it, from a cold scan and from its cache alike.
+  for (const _ of ["cold", "cached"]) {
+    const scan = await runSeam("scan", ["--format", "json"], {
+      cwd: repo.path,
+      env: { DOCHYGIENE_NOW: NOW },
+    });
+    assert.equal(scan.code, 0, scan.stderr);
+    const signals = JSON.parse(scan.stdout).signals;
+    assert.deepEqual(
+      signals["runs/r1/plan.md"].filter((s: { kind: string }) =>
+        s.kind === "malformed_frontmatter"
+      ),
+      [{
+        kind: "malformed_frontmatter",
+        line: 3,
+        reason: "Nested mappings are not allowed in compact mappings",
+        hygiene: true,
+      }],
+    );
+    const text = await runSeam("scan", ["--format", "text", "--no-write"], {
+      cwd: repo.path,
+      env: { DOCHYGIENE_NOW: NOW },
+    });
+    assert.match(text.stdout, /malformed frontmatter: 2 in 2 docs/);
+    assert.match(text.stdout, /runs\/r1\/plan\.md:3 Nested mappings .* \(has a hygiene: line/);
+  }
+});

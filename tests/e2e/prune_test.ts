@@ -34,7 +34,7 @@ rules:
     max_age_days: 3
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "docs/superpowers/plans/*.md"
     lifetime: delete-once-served
     served_when: "the feature this plan describes has shipped"
@@ -1072,8 +1072,8 @@ Deno.test("prune --yes: an untracked unit's backup never enters .git, and a kill
   assert.equal(await Deno.readTextFile(join(root, "runs/u/a.md")), content);
   assert.ok(!(await inGit()));
   assert.deepEqual(
-    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
-    ["state.json"],
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).sort(),
+    [".gitignore", "state.json"],
   );
 
   // Given back as new files, so aged again for the last run.
@@ -1083,8 +1083,8 @@ Deno.test("prune --yes: an untracked unit's backup never enters .git, and a kill
   await assert.rejects(Deno.lstat(join(root, "runs")));
   assert.ok(!(await inGit()));
   assert.deepEqual(
-    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name),
-    ["state.json"],
+    [...Deno.readDirSync(join(root, ".dochygiene"))].map((e) => e.name).sort(),
+    [".gitignore", "state.json"],
   );
 });
 

@@ -7,6 +7,7 @@ import { withLock } from "../../lib/fs/with_lock.ts";
 import {
   DENO,
   entryNames,
+  git,
   giveToUnprivileged,
   IS_ROOT,
   PACKAGE_DIR,
@@ -99,8 +100,28 @@ Deno.test("missing state: banner 'never checked', writes only last_reminded", as
   const banner = assertBanner(await remind(repo.path));
   assert.equal(banner, "dochygiene: docs never checked — run /dochygiene:check");
   assert.deepEqual(await readStateJson(repo.path), state({ last_reminded: NOW }));
-  // No lock or temp file is left behind.
-  assert.deepEqual(Object.keys(await snapshot(join(repo.path, ".dochygiene"))), ["state.json"]);
+  // No lock or temp file is left behind; the directory carries its own .gitignore.
+  assert.deepEqual(Object.keys(await snapshot(join(repo.path, ".dochygiene"))).sort(), [
+    ".gitignore",
+    "state.json",
+  ]);
+});
+
+Deno.test("the first banner in a fresh repository leaves git status clean: .dochygiene/ ignores itself", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { "README.md": "# r\n" });
+  await git(repo.path, ["add", "README.md"]);
+  await git(repo.path, ["commit", "-qm", "init"]);
+  assertBanner(await remind(repo.path));
+  assert.equal(await git(repo.path, ["status", "--porcelain", "--untracked-files=all"]), "");
+  assert.equal(await Deno.readTextFile(join(repo.path, "README.md")), "# r\n");
+});
+
+Deno.test("an existing state directory without its .gitignore gets one with the next banner", async () => {
+  await using repo = await tempRepo();
+  await writeState(repo.path, state({ last_check: ago(12.5) }));
+  assertBanner(await remind(repo.path));
+  assert.equal(await git(repo.path, ["status", "--porcelain", "--untracked-files=all"]), "");
 });
 
 Deno.test("stale: banner names the whole days; every other key is preserved", async () => {
@@ -182,6 +203,7 @@ Deno.test("corrupt state: banner, the corrupt file is kept aside, a valid state 
   assert.deepEqual(await readStateJson(repo.path), state({ last_reminded: NOW }));
   const files = await snapshot(join(repo.path, ".dochygiene"));
   assert.deepEqual(Object.keys(files).sort(), [
+    ".gitignore",
     "state.json",
     "state.json.corrupt-20261130T090000Z",
   ]);

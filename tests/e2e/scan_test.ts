@@ -66,6 +66,14 @@ async function snapshot(root: string): Promise<string> {
   return new TextDecoder().decode(out.stdout).split("\n").sort().join("\n");
 }
 
+Deno.test("a first scan in a fresh repository leaves git status clean: .dochygiene/ ignores itself", async () => {
+  await using repo = await tempRepo();
+  await basicRepo(repo.path);
+  const run = await scan(repo.path);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await git(repo.path, ["status", "--porcelain", "--untracked-files=all"]), "");
+});
+
 Deno.test("scan writes .dochygiene/scan.json atomically and prints the same artifact, with every signal of the fixture", async () => {
   await using repo = await tempRepo();
   await basicRepo(repo.path);
@@ -84,6 +92,7 @@ Deno.test("scan writes .dochygiene/scan.json atomically and prints the same arti
     artifact.signals["docs/plan.md"],
   );
   assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
+    ".gitignore",
     "scan-cache.json",
     "scan.json",
   ]);
@@ -160,7 +169,10 @@ Deno.test("a scan removes the temp files of scans killed mid-write, not one that
   }
   const run = await scan(repo.path);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(await entryNames(dir), [fresh, other, "scan-cache.json", "scan.json"].sort());
+  assert.deepEqual(
+    await entryNames(dir),
+    [fresh, other, ".gitignore", "scan-cache.json", "scan.json"].sort(),
+  );
 });
 
 Deno.test("two scans of an unchanged repository are identical except generated_at; --no-write writes nothing", async () => {
@@ -714,6 +726,7 @@ Deno.test("scan: a directory where scan.json belongs is STATE_DIR_INVALID naming
   );
   // No temp file; the scan cache, written first, is whole and of use to the next scan.
   assert.deepEqual(await entryNames(join(repo.path, ".dochygiene")), [
+    ".gitignore",
     "scan-cache.json",
     "scan.json",
   ]);

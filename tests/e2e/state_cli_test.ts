@@ -148,6 +148,7 @@ Deno.test("report --file, three times: rollover leaves exactly one pair, the new
     ok(await state(["report", "--file", "r.json"], repo.path, { now }));
   }
   assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
+    ".gitignore",
     "report-20261130T033618Z.json",
     "report-20261130T033618Z.md",
     "state.json",

@@ -183,3 +183,30 @@ Deno.test("analyzeDoc: the Markdown fixtures analyse without surprises", async (
     assert.ok(guide.anchors.has(anchor), anchor);
   }
 });
+
+Deno.test("analyzeDoc: a frontmatter that is not strict YAML is malformed, with its line, a short reason and whether it has a hygiene: line", () => {
+  const colon = analyzeDoc(
+    "---\nhygiene: frozen\ntitle: Plan: search rewrite\n---\n# Plan\n",
+    "docs/plan.md",
+  );
+  assert.equal(colon.frontmatter, undefined);
+  assert.deepEqual(colon.malformedFrontmatter, {
+    line: 3,
+    reason: "Nested mappings are not allowed in compact mappings",
+    hygiene: true,
+  });
+  const twice = analyzeDoc("---\nhygiene: frozen\ntitle: a\ntitle: b\n---\n# T\n", "t.md");
+  assert.deepEqual(twice.malformedFrontmatter, {
+    line: 4,
+    reason: "Map keys must be unique",
+    hygiene: true,
+  });
+  assert.equal(
+    analyzeDoc("---\ntitle: Plan: x\n---\n# T\n", "t.md").malformedFrontmatter?.hygiene,
+    false,
+  );
+  assert.equal(
+    analyzeDoc("---\nhygiene: frozen\n---\n# T\n", "t.md").malformedFrontmatter,
+    undefined,
+  );
+});

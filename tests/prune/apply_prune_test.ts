@@ -127,7 +127,7 @@ Deno.test("apply: exactly one commit holding only the deletions; the user's stag
   ]);
   const message = await git(root, ["log", "-1", "--format=%B"]);
   assert.match(message, /^dochygiene: prune 3 doc units/);
-  assert.match(message, /- runs\/old-1\/ — runs\/\*\/ \(temporary\): rank 2 of 3, 29 days old > 3/);
+  assert.match(message, /- runs\/old-1\/ — runs\/\*\/ \(temporary\): rank 3 of 3, 29 days old > 3/);
   assert.match(message, /- notes\/old\.md — notes\/\*\.md \(temporary\)/);
   assert.match(message, /git revert/);
   assert.deepEqual(await userWork(root), before);
@@ -485,7 +485,11 @@ Deno.test("apply: git processes do not grow with the number of units", async () 
   for (const n of [3, 30]) {
     await using repo = await tempRepo();
     const files: Record<string, string> = { ".gitignore": ".dochygiene/\n" };
-    for (let i = 0; i < n; i++) files[`runs/r${String(i).padStart(3, "0")}/a.md`] = `${i}\n`;
+    // Dated names: one commit gives them equal ages, and their dates rank them (else: confirm).
+    for (let i = 0; i < n; i++) {
+      const day = new Date(Date.UTC(2026, 8, 1) + i * 86_400_000).toISOString().slice(0, 10);
+      files[`runs/${day}-r/a.md`] = `${i}\n`;
+    }
     await commitFiles(repo.path, files, OLD);
     await Deno.mkdir(join(repo.path, ".dochygiene"));
     await Deno.writeTextFile(log, "");

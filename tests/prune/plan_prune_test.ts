@@ -23,7 +23,7 @@ rules:
     max_age_days: 3
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "docs/superpowers/plans/*.md"
     lifetime: delete-once-served
     served_when: "the feature shipped"
@@ -80,14 +80,52 @@ Deno.test("temporary: exactly max_age_days old is not past the limit", () => {
   assert.deepEqual(p.candidates, []);
 });
 
-Deno.test("temporary: ties in age are ranked by path", () => {
+Deno.test("temporary: units of equal age rank by their names' dates, newest first, and the oldest go as auto", () => {
+  // Five dated run folders added in one commit (or all touched by one reformat).
+  const days = ["2026-11-16", "2026-11-01", "2026-11-28", "2026-11-09", "2026-11-22"];
+  const p = plan(days.map((d) => unit(`autoresearch/${d}-sweep/`, TEMP, 10)));
+  assert.deepEqual(p.candidates.map((c) => [c.path, c.tier]), [
+    ["autoresearch/2026-11-01-sweep/", "auto"],
+    ["autoresearch/2026-11-09-sweep/", "auto"],
+  ]);
+  assert.deepEqual(p.kept.map((k) => [k.path, k.reason]), [
+    ["autoresearch/2026-11-16-sweep/", "retain_recent: rank 3 of 5"],
+    ["autoresearch/2026-11-22-sweep/", "retain_recent: rank 2 of 5"],
+    ["autoresearch/2026-11-28-sweep/", "retain_recent: rank 1 of 5"],
+  ]);
+});
+
+Deno.test("temporary: equal ages without dates in the names rank by name descending, and the ones past retention need a confirmation", () => {
   const units = ["c", "a", "d", "b"].map((n) => unit(`autoresearch/${n}/`, TEMP, 10));
   const p = plan(units);
-  assert.deepEqual(p.candidates.map((c) => c.path), ["autoresearch/d/"]);
+  assert.deepEqual(p.candidates.map((c) => [c.path, c.tier, c.needs]), [
+    ["autoresearch/a/", "confirm", "--confirm autoresearch/a/"],
+  ]);
   assert.equal(
-    p.kept.find((k) => k.path === "autoresearch/a/")?.reason,
+    p.candidates[0].reason,
+    "rank 4 of 4, 10 days old > 3 (confirm: ranked by name only among units of equal age)",
+  );
+  assert.equal(
+    p.kept.find((k) => k.path === "autoresearch/d/")?.reason,
     "retain_recent: rank 1 of 4",
   );
+  assert.deepEqual(approvedCandidates(p), []);
+});
+
+Deno.test("temporary: a tie only among units past retention needs no confirmation; one with the retained units does", () => {
+  // Two older undated units of equal age, both past retention: either order deletes both.
+  const older = ["x", "y"].map((n) => unit(`autoresearch/${n}/`, TEMP, 20));
+  const p = plan([...runs([1, 2, 3]), ...older]);
+  assert.deepEqual(p.candidates.map((c) => [c.path, c.tier]), [
+    ["autoresearch/x/", "auto"],
+    ["autoresearch/y/", "auto"],
+  ]);
+  // Equal dates in the names are no ranking either.
+  const same = ["2026-11-01-a", "2026-11-01-b"].map((n) => unit(`autoresearch/${n}/`, TEMP, 20));
+  const q = plan([...runs([1, 2]), ...same]);
+  assert.deepEqual(q.candidates.map((c) => [c.path, c.tier]), [
+    ["autoresearch/2026-11-01-a/", "confirm"],
+  ]);
 });
 
 Deno.test("temporary: retain_recent keeps the newest whatever their age", () => {

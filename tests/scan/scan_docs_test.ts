@@ -383,7 +383,7 @@ rules:
     lifetime: keep
   - match: "openspec/changes/*/"
     lifetime: delete-once-served
-    served_when_path: "openspec/changes/archive/*-{name}/"
+    served_when_path: "openspec/changes/archive/{date}-{name}/"
   - match: "plans/*.md"
     lifetime: delete-once-served
     served_when: "shipped"

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { fixedClock } from "../../lib/core/clock.ts";
 import { diagnose, GITIGNORE_LINE } from "../../lib/state/diagnose.ts";
+import { ensureStateDir } from "../../lib/state/state_dir.ts";
 import { git, tempDir, tempRepo, writeFiles } from "../support/helpers.ts";
 
 Deno.test("a repository that ignores .dochygiene/ with a valid config is healthy", async () => {
@@ -240,4 +241,17 @@ Deno.test("a report dated later than now is a problem: prune does not use its ju
     clock: fixedClock(new Date("2026-12-06T00:00:00.000Z")),
   });
   assert.equal(later.healthy, true, later.problems.join("\n"));
+});
+
+Deno.test("a state directory with its own .gitignore is ignored by git, the project's .gitignore untouched; a re-included file is not", async () => {
+  await using repo = await tempRepo();
+  await writeFiles(repo.path, { ".gitignore": "node_modules/\n" });
+  await ensureStateDir(repo.path);
+  const d = await diagnose(repo.path);
+  assert.deepEqual(d.problems, []);
+  assert.equal(d.gitignore.ignored, true);
+  assert.equal(await Deno.readTextFile(`${repo.path}/.gitignore`), "node_modules/\n");
+  // doctor reports what git sees: a rule that re-includes a state file is a problem again.
+  await Deno.writeTextFile(`${repo.path}/.dochygiene/.gitignore`, "*\n!state.json\n");
+  assert.equal((await diagnose(repo.path)).gitignore.ignored, false);
 });

@@ -5,6 +5,7 @@ import {
   ensureStateDir,
   hasWritePermission,
   resolveStateDir,
+  STATE_GITIGNORE_TEXT,
 } from "../../lib/state/state_dir.ts";
 import { tempDir } from "../support/helpers.ts";
 
@@ -68,4 +69,20 @@ Deno.test("hasWritePermission follows Deno permissions, not file modes", {
     },
   );
   assertWritePermission("/tmp/dochygiene-allowed/.dochygiene", "/tmp/dochygiene-allowed");
+});
+
+Deno.test("the state directory carries its own .gitignore (*) from its creation; an existing one gets it on the next write", async () => {
+  await using root = await tempDir();
+  const dir = await ensureStateDir(root.path);
+  const ignore = `${dir}/.gitignore`;
+  assert.equal(await Deno.readTextFile(ignore), STATE_GITIGNORE_TEXT);
+  assert.deepEqual(STATE_GITIGNORE_TEXT.split("\n").filter((l) => !l.startsWith("#")), ["*", ""]);
+  // A directory made before (an older version) gets it on its next write.
+  await Deno.remove(ignore);
+  await ensureStateDir(root.path);
+  assert.equal(await Deno.readTextFile(ignore), STATE_GITIGNORE_TEXT);
+  // One the user changed is theirs.
+  await Deno.writeTextFile(ignore, "*\n!keep.md\n");
+  await ensureStateDir(root.path);
+  assert.equal(await Deno.readTextFile(ignore), "*\n!keep.md\n");
 });
