@@ -14,6 +14,8 @@ import {
   type Rule,
 } from "./load_config.ts";
 import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
+import { CONFIG_FILE_NAME } from "./config_file_name.ts";
+import { DochygieneError } from "../core/dochygiene_error.ts";
 import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
 
 // Config globs are validated, then matched, with the glob engine.
@@ -70,7 +72,12 @@ function* _arbitraryPaths(): Generator<string> {
 }
 
 /**
- * Validates config text (YAML) and applies defaults.
+ * Validates config text (YAML) and applies defaults. Every problem is found in
+ * one run: one is said as `.dochygiene.yml: <key>: <problem>`, several as one
+ * line, `.dochygiene.yml: N problems: (1) <key>: <problem> (2) …`. An unknown
+ * key or `lifetime` close to a known one (an edit or two away) names it:
+ * `(did you mean "retain_recent"?)`. Text that is not YAML at all is one
+ * problem, said alone.
  *
  * @throws {DochygieneError} `INVALID_CONFIG` (exit 2).
  *
@@ -84,6 +91,10 @@ function* _arbitraryPaths(): Generator<string> {
  * assert.throws(
  *   () => parseConfig("rules:\n  - match: a.md\n    lifetime: temporary\n    max_age_days: -1\n"),
  *   /rules\[0\]\.max_age_days: must be a number >= 0/,
+ * );
+ * assert.throws(
+ *   () => parseConfig("threshold_dayz: 3\nrules:\n  - {match: 'runs/*\/', lifetime: temprary}\n"),
+ *   /\.dochygiene\.yml: 2 problems: \(1\) threshold_dayz: unknown key \(did you mean "threshold_days"\?\).* \(2\) rules\[0\]\.lifetime: .*did you mean "temporary"/,
  * );
  * ```
  */
@@ -105,112 +116,198 @@ export function parseConfig(text: string): Config {
   }
   const config = defaultConfig();
   if (raw === null || raw === undefined) return config;
-  if (!_isRecord(raw)) throw invalidConfig(`must be a mapping of keys (${_TOP_KEYS.join(", ")})`);
+  if (!_isRecord(raw)) throw invalidConfig(`must be a mapping of keys (${CONFIG_KEYS.join(", ")})`);
+  const problems: string[] = [];
+  const check = (fn: () => void) => _collect(problems, fn);
   for (const key of Object.keys(raw)) {
-    if (!_TOP_KEYS.includes(key)) {
-      throw invalidConfig(`${key}: unknown key; allowed keys are ${_TOP_KEYS.join(", ")}`);
-    }
+    if (!CONFIG_KEYS.includes(key)) problems.push(_unknownKey(key, key, CONFIG_KEYS));
   }
   if (raw.threshold_days !== undefined) {
-    config.threshold_days = _number(raw.threshold_days, "threshold_days", 0);
+    check(() => config.threshold_days = _number(raw.threshold_days, "threshold_days", 0));
   }
   if (raw.scope_globs !== undefined) {
-    config.scope_globs = _stringList(raw.scope_globs, "scope_globs");
-    config.scope_globs.forEach((g, i) => _glob(g, `scope_globs[${i}]`));
+    check(() => {
+      config.scope_globs = _stringList(raw.scope_globs, "scope_globs", problems);
+      config.scope_globs.forEach((g, i) => check(() => _glob(g, `scope_globs[${i}]`)));
+    });
   }
   if (raw.excluded_dirs !== undefined) {
-    config.excluded_dirs = _stringList(raw.excluded_dirs, "excluded_dirs");
-    config.excluded_dirs.forEach((d, i) => {
-      if (d.includes("/") || d === "." || d === "..") {
-        throw invalidConfig(
-          `excluded_dirs[${i}]: must be a directory name without '/' (got "${d}")`,
-        );
-      }
+    check(() => {
+      config.excluded_dirs = _stringList(raw.excluded_dirs, "excluded_dirs", problems);
+      config.excluded_dirs.forEach((d, i) => {
+        if (d.includes("/") || d === "." || d === "..") {
+          problems.push(`excluded_dirs[${i}]: must be a directory name without '/' (got "${d}")`);
+        }
+      });
     });
   }
   if (raw.rules !== undefined && raw.rules !== null) {
-    if (!Array.isArray(raw.rules)) throw invalidConfig("rules: must be a list of rules");
-    config.rules = raw.rules.map((r, i) => _rule(r, `rules[${i}]`));
+    if (!Array.isArray(raw.rules)) problems.push("rules: must be a list of rules");
+    else config.rules = raw.rules.map((r, i) => _rule(r, `rules[${i}]`, problems));
+  }
+  if (problems.length === 1) throw invalidConfig(problems[0]);
+  if (problems.length > 1) {
+    throw invalidConfig(
+      `${problems.length} problems: ${problems.map((p, i) => `(${i + 1}) ${p}`).join(" ")}`,
+    );
   }
   return config;
 }
 
-function _rule(raw: unknown, at: string): Rule {
-  if (!_isRecord(raw)) throw invalidConfig(`${at}: must be a mapping with match and lifetime`);
-  if ("age_source" in raw) {
-    throw invalidConfig(
-      `${at}.age_source: not supported; ages always come from git history (mtime when untracked): remove the key`,
-    );
+/** The keys `.dochygiene.yml` takes at its top level (the JSON Schema lists the same). */
+export const CONFIG_KEYS: readonly string[] = _TOP_KEYS;
+
+/** The keys a rule takes (the JSON Schema lists the same). */
+export const RULE_KEYS: readonly string[] = _RULE_KEYS;
+
+/** The lifetimes a rule may have. */
+export const LIFETIMES: readonly Lifetime[] = _LIFETIMES;
+
+/** Runs one check, keeping its problem (an `INVALID_CONFIG` detail) and going on. */
+function _collect(problems: string[], fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    if (!(err instanceof DochygieneError) || err.code !== "INVALID_CONFIG") throw err;
+    problems.push(err.message.slice(`${CONFIG_FILE_NAME}: `.length));
   }
-  for (const key of Object.keys(raw)) {
-    if (!_RULE_KEYS.includes(key)) {
-      throw invalidConfig(`${at}.${key}: unknown key; allowed keys are ${_RULE_KEYS.join(", ")}`);
+}
+
+function _unknownKey(at: string, key: string, allowed: readonly string[]): string {
+  const near = _nearest(key, allowed);
+  return `${at}: unknown key${near ? ` (did you mean "${near}"?)` : ""}; allowed keys are ${
+    allowed.join(", ")
+  }`;
+}
+
+/**
+ * The one known word within a small edit distance of `word` (one edit for
+ * short words, two from six letters, case ignored), or `undefined` when none
+ * or several are that close.
+ */
+function _nearest(word: string, known: readonly string[]): string | undefined {
+  const limit = word.length >= 6 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  let tie = false;
+  for (const candidate of known) {
+    const d = _editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance, tie] = [candidate, d, false];
+    else if (d === bestDistance) tie = true;
+  }
+  return bestDistance <= limit && !tie ? best : undefined;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
+function _editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return Infinity;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  if (typeof raw.match !== "string") throw invalidConfig(`${at}.match: required, must be a string`);
-  _glob(raw.match, `${at}.match`);
-  if (!_LIFETIMES.includes(raw.lifetime as Lifetime)) {
-    throw invalidConfig(`${at}.lifetime: required, must be one of ${_LIFETIMES.join(", ")}`);
-  }
-  const lifetime = raw.lifetime as Lifetime;
-  const only = (key: string, allowed: Lifetime[]) => {
-    if (raw[key] !== undefined && !allowed.includes(lifetime)) {
-      throw invalidConfig(`${at}.${key}: only allowed with lifetime: ${allowed.join(" or ")}`);
-    }
-  };
-  only("retain_recent", ["temporary"]);
-  only("max_age_days", ["temporary"]);
-  only("served_when_path", ["delete-once-served"]);
-  only("served_when", ["delete-once-served"]);
-  only("extract", ["temporary", "delete-once-served"]);
-  const rule: Rule = {
-    match: raw.match,
-    lifetime,
-    retain_recent: raw.retain_recent === undefined
-      ? 3
-      : _integer(raw.retain_recent, `${at}.retain_recent`),
-    max_age_days: raw.max_age_days === undefined
-      ? 3
-      : _number(raw.max_age_days, `${at}.max_age_days`, 0),
+  return d[a.length][b.length];
+}
+
+function _rule(raw: unknown, at: string, problems: string[]): Rule {
+  const fallback: Rule = {
+    match: "",
+    lifetime: "keep",
+    retain_recent: 3,
+    max_age_days: 3,
     extract: false,
   };
-  if (raw.extract !== undefined) {
-    if (typeof raw.extract !== "boolean") {
-      throw invalidConfig(`${at}.extract: must be true or false`);
-    }
-    rule.extract = raw.extract;
+  if (!_isRecord(raw)) {
+    problems.push(`${at}: must be a mapping with match and lifetime`);
+    return fallback;
   }
-  if (lifetime === "delete-once-served") {
+  const before = problems.length;
+  const check = (fn: () => void) => _collect(problems, fn);
+  for (const key of Object.keys(raw)) {
+    if (key === "age_source") {
+      problems.push(
+        `${at}.age_source: not supported; ages always come from git history (mtime when untracked): remove the key`,
+      );
+    } else if (!_RULE_KEYS.includes(key)) {
+      problems.push(_unknownKey(`${at}.${key}`, key, _RULE_KEYS));
+    }
+  }
+  let matchOk = typeof raw.match === "string";
+  if (!matchOk) problems.push(`${at}.match: required, must be a string`);
+  else {
+    const n = problems.length;
+    check(() => _glob(raw.match as string, `${at}.match`));
+    matchOk = problems.length === n;
+  }
+  const lifetimeOk = _LIFETIMES.includes(raw.lifetime as Lifetime);
+  if (!lifetimeOk) {
+    const near = typeof raw.lifetime === "string" ? _nearest(raw.lifetime, _LIFETIMES) : undefined;
+    problems.push(
+      `${at}.lifetime: required, must be one of ${_LIFETIMES.join(", ")}${
+        typeof raw.lifetime === "string" && raw.lifetime !== ""
+          ? ` (got "${raw.lifetime}"${near ? `; did you mean "${near}"?` : ""})`
+          : ""
+      }`,
+    );
+  }
+  const lifetime = lifetimeOk ? raw.lifetime as Lifetime : undefined;
+  const only = (key: string, allowed: Lifetime[]) => {
+    if (raw[key] !== undefined && lifetime !== undefined && !allowed.includes(lifetime)) {
+      problems.push(`${at}.${key}: only allowed with lifetime: ${allowed.join(" or ")}`);
+      return false;
+    }
+    return true;
+  };
+  const rule: Rule = { ...fallback, match: matchOk ? raw.match as string : "" };
+  if (lifetime !== undefined) rule.lifetime = lifetime;
+  if (only("retain_recent", ["temporary"]) && raw.retain_recent !== undefined) {
+    check(() => rule.retain_recent = _integer(raw.retain_recent, `${at}.retain_recent`));
+  }
+  if (only("max_age_days", ["temporary"]) && raw.max_age_days !== undefined) {
+    check(() => rule.max_age_days = _number(raw.max_age_days, `${at}.max_age_days`, 0));
+  }
+  const pathOk = only("served_when_path", ["delete-once-served"]);
+  const judgedOk = only("served_when", ["delete-once-served"]);
+  if (only("extract", ["temporary", "delete-once-served"]) && raw.extract !== undefined) {
+    if (typeof raw.extract !== "boolean") problems.push(`${at}.extract: must be true or false`);
+    else rule.extract = raw.extract;
+  }
+  if (lifetime === "delete-once-served" && pathOk && judgedOk) {
     const hasPath = raw.served_when_path !== undefined;
     const hasJudged = raw.served_when !== undefined;
     if (hasPath === hasJudged) {
-      throw invalidConfig(
+      problems.push(
         `${at}: delete-once-served needs exactly one of served_when_path (provable on disk) or served_when (judged by the check skill)`,
       );
-    }
-    if (hasPath) {
+    } else if (hasPath) {
       if (typeof raw.served_when_path !== "string") {
-        throw invalidConfig(`${at}.served_when_path: must be a string`);
+        problems.push(`${at}.served_when_path: must be a string`);
+      } else {
+        check(() => _glob(raw.served_when_path as string, `${at}.served_when_path`));
+        rule.served_when_path = raw.served_when_path;
       }
-      _glob(raw.served_when_path, `${at}.served_when_path`);
-      rule.served_when_path = raw.served_when_path;
+    } else if (typeof raw.served_when !== "string" || raw.served_when.trim() === "") {
+      problems.push(`${at}.served_when: must be a non-empty string`);
     } else {
-      if (typeof raw.served_when !== "string" || raw.served_when.trim() === "") {
-        throw invalidConfig(`${at}.served_when: must be a non-empty string`);
-      }
       rule.served_when = raw.served_when;
     }
   }
-  if (lifetime !== "keep") {
+  if (lifetime !== undefined && lifetime !== "keep" && matchOk) {
     const matches = globMatcher([rule.match]);
     const name = _ARBITRARY_PATHS.find((p) => matches(p));
     if (name !== undefined) {
-      throw invalidConfig(
+      problems.push(
         `${at}.match: "${rule.match}" would cover the whole repository (it matches arbitrary names such as "${name}"); a ${lifetime} rule must be anchored to a directory (e.g. "autoresearch/*/")`,
       );
     }
   }
-  return rule;
+  return problems.length === before ? rule : fallback;
 }
 
 function _glob(glob: string, at: string): void {
@@ -239,14 +336,15 @@ function _quoted(value: unknown): string {
     : "";
 }
 
-function _stringList(value: unknown, at: string): string[] {
+/** The list's strings; each item that is not a non-empty string is a problem (and left out). */
+function _stringList(value: unknown, at: string, problems: string[]): string[] {
   if (!Array.isArray(value)) throw invalidConfig(`${at}: must be a list of strings`);
+  const out: string[] = [];
   value.forEach((v, i) => {
-    if (typeof v !== "string" || v === "") {
-      throw invalidConfig(`${at}[${i}]: must be a non-empty string`);
-    }
+    if (typeof v !== "string" || v === "") problems.push(`${at}[${i}]: must be a non-empty string`);
+    else out.push(v);
   });
-  return value as string[];
+  return out;
 }
 
 function _isRecord(value: unknown): value is Record<string, unknown> {

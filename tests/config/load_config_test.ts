@@ -353,3 +353,41 @@ Deno.test("a YAML syntax error is one sentence ending in the fix; a tagged value
     invalid(/rules\[0\]: must be a mapping with match and lifetime/),
   );
 });
+
+Deno.test("a config with several mistakes reports every one in one run, on one line, exit 2", () => {
+  const text = "threshold_days: -1\nexcluded_dirs: [a/b]\nrules:\n" +
+    "  - {match: 'runs/*/', lifetime: temporary, retain_recent: 1.5}\n" +
+    "  - {match: 'plans/*.md', lifetime: delete-once-served}\n";
+  assert.throws(
+    () => parseConfig(text),
+    invalid(
+      new RegExp(
+        "^\\.dochygiene\\.yml: 4 problems: " +
+          "\\(1\\) threshold_days: must be a number >= 0 " +
+          "\\(2\\) excluded_dirs\\[0\\]: must be a directory name without '/' \\(got \"a/b\"\\) " +
+          "\\(3\\) rules\\[0\\]\\.retain_recent: must be a whole number >= 0 " +
+          "\\(4\\) rules\\[1\\]: delete-once-served needs exactly one of",
+      ),
+    ),
+  );
+});
+
+Deno.test("a near-miss key or lifetime says what was meant; a far one does not guess", () => {
+  assert.throws(
+    () => parseConfig("threshold_dayz: 3\n"),
+    invalid(
+      /^\.dochygiene\.yml: threshold_dayz: unknown key \(did you mean "threshold_days"\?\); allowed keys are/,
+    ),
+  );
+  assert.throws(
+    () => parseConfig("rules:\n  - {match: 'runs/*/', lifetime: temprary, retian_recent: 2}\n"),
+    invalid(
+      /2 problems: \(1\) rules\[0\]\.retian_recent: unknown key \(did you mean "retain_recent"\?\).* \(2\) rules\[0\]\.lifetime: required, must be one of keep, temporary, delete-once-served \(got "temprary"; did you mean "temporary"\?\)$/,
+    ),
+  );
+  assert.throws(
+    () => parseConfig("rules:\n  - {match: 'runs/*/', lifetime: forever}\n"),
+    invalid(/\(got "forever"\)$/),
+  );
+  assert.throws(() => parseConfig("colour: red\n"), invalid(/colour: unknown key; allowed/));
+});
