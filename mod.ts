@@ -138,7 +138,7 @@ export {
   planPrune,
   type UnitFacts,
 } from "./lib/prune/plan_prune.ts";
-export { type ApplyInput, applyPrune } from "./lib/prune/apply_prune.ts";
+export { type ApplyInput, applyPrune } from "./lib/apply/apply_prune.ts";
 export { planFromDisk, type PlanFromDiskOptions } from "./lib/prune/plan_from_disk.ts";
 export { type ListedFile } from "./lib/git/list_candidates.ts";
 export {

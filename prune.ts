@@ -12,7 +12,7 @@
  */
 
 import { join } from "node:path";
-import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/prune/apply_prune.ts";
+import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply/apply_prune.ts";
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/prune/find_dangling.ts";

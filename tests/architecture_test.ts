@@ -13,12 +13,17 @@ const LAYERS = [
   "config",
   "git",
   "markdown",
+  "site",
   "links",
+  "drift",
   "scan",
+  "findings",
+  "overview",
   "report",
   "state",
   "remind",
   "prune",
+  "apply",
   "cli",
 ] as const;
 

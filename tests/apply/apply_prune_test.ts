@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { applyPrune } from "../../lib/prune/apply_prune.ts";
+import { applyPrune } from "../../lib/apply/apply_prune.ts";
 import { collectUnits } from "../../lib/prune/collect_units.ts";
 import { existingPaths as existingPathsOf } from "../../lib/config/governing_rule.ts";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";

@@ -10,8 +10,8 @@
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import type { ListedFile } from "../git/list_candidates.ts";
 import { withLock } from "../fs/with_lock.ts";
-import type { UnitCollection } from "./collect_units.ts";
-import type { Plan } from "./plan_prune.ts";
+import type { UnitCollection } from "../prune/collect_units.ts";
+import type { Plan } from "../prune/plan_prune.ts";
 import { applyCommit, type CommitProgress } from "./_apply_commit.ts";
 import { applyPrepare, type Selection, skipHidden, unitFinder } from "./_apply_prepare.ts";
 import { applyRemove, type RemoveProgress } from "./_apply_remove.ts";
@@ -80,9 +80,9 @@ export interface ApplyInput {
  * @example
  * ```ts
  * import { applyPrune } from "./apply_prune.ts";
- * import { collectUnits } from "./collect_units.ts";
+ * import { collectUnits } from "../prune/collect_units.ts";
  * import { existingPaths } from "../config/governing_rule.ts";
- * import { planPrune } from "./plan_prune.ts";
+ * import { planPrune } from "../prune/plan_prune.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();
@@ -117,9 +117,9 @@ export function applyPrune(input: ApplyInput): Promise<Plan> {
  * @example
  * ```ts
  * import { skipHiddenUnits } from "./apply_prune.ts";
- * import { collectUnits } from "./collect_units.ts";
+ * import { collectUnits } from "../prune/collect_units.ts";
  * import { parseConfig } from "../config/parse_config.ts";
- * import { planPrune } from "./plan_prune.ts";
+ * import { planPrune } from "../prune/plan_prune.ts";
  * import assert from "node:assert/strict";
  *
  * const root = await Deno.makeTempDir();

@@ -9,7 +9,7 @@
 import { decodePath } from "../core/decode_path.ts";
 import { escapeControls, TERMINAL_UNSAFE } from "../core/escape_controls.ts";
 import type { Selection } from "./_apply_prepare.ts";
-import type { Candidate } from "./plan_prune.ts";
+import type { Candidate } from "../prune/plan_prune.ts";
 import { type Git, gitOr, records, text } from "./_prune_git.ts";
 import type { TempPaths } from "./_temp_files.ts";
 

@@ -13,7 +13,7 @@ import { decodePath } from "../core/decode_path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { gitBusy } from "../git/git_busy.ts";
 import type { ApplyInput } from "./apply_prune.ts";
-import { approvedCandidates, type Candidate, type Plan } from "./plan_prune.ts";
+import { approvedCandidates, type Candidate, type Plan } from "../prune/plan_prune.ts";
 import { type IndexEntry, readIndex } from "./_read_index.ts";
 import { recover } from "./_recover.ts";
 import { type Git, records, text } from "./_prune_git.ts";

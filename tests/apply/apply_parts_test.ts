@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
-import { unitFinder } from "../../lib/prune/_apply_prepare.ts";
-import { type Journal, readJournal, writeJournal } from "../../lib/prune/_journal.ts";
-import { indexDrift, type IndexEntry } from "../../lib/prune/_read_index.ts";
-import { cleanUp, tempFiles } from "../../lib/prune/_temp_files.ts";
+import { unitFinder } from "../../lib/apply/_apply_prepare.ts";
+import { type Journal, readJournal, writeJournal } from "../../lib/apply/_journal.ts";
+import { indexDrift, type IndexEntry } from "../../lib/apply/_read_index.ts";
+import { cleanUp, tempFiles } from "../../lib/apply/_temp_files.ts";
 import { entryNames, tempDir } from "../support/helpers.ts";
 
 const entry = (path: string, unit: string, oid = "a".repeat(40)): IndexEntry => ({

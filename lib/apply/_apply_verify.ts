@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { byCodePoint } from "../core/by_code_point.ts";
 import { pathExists } from "../fs/path_exists.ts";
 import type { Selection } from "./_apply_prepare.ts";
-import type { Plan } from "./plan_prune.ts";
+import type { Plan } from "../prune/plan_prune.ts";
 
 /**
  * Fills `plan.applied` (each approved unit and how it went), `plan.commit` (`newHead`, the
