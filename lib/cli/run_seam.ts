@@ -26,8 +26,11 @@ export interface SeamContext {
   positionals: string[];
   /** The resolved project root (absolute). */
   root: string;
-  /** `--format`, or `json` when stdout is not a terminal and `text` when it is. */
-  format: Format;
+  /**
+   * `--format`, or `json` when stdout is not a terminal and `text` when it is;
+   * one of the seam's own {@linkcode SeamSpec.formats} when given.
+   */
+  format: Format | string;
   /** The injected clock (`DOCHYGIENE_NOW` or the system clock). */
   clock: Clock;
   /** Whether colour may be used (`text` on a terminal, `NO_COLOR` unset, `TERM` not `dumb`). */
@@ -66,6 +69,12 @@ export interface SeamSpec {
   options?: ParseArgsConfig["options"];
   /** Whether positionals (subcommands) are accepted. */
   allowPositionals?: boolean;
+  /**
+   * Formats of the seam's own besides `json` and `text`: printed from
+   * `SeamResult.text` as they are; a failure prints the `{"ok": false}`
+   * document on stdout too when the name ends in `json`.
+   */
+  formats?: readonly string[];
 }
 
 const _COMMON: NonNullable<ParseArgsConfig["options"]> = {
@@ -103,7 +112,7 @@ export async function runSeam(
     write: _write,
   },
 ): Promise<number> {
-  let format: Format = _guessFormat(args);
+  let format: Format | string = _guessFormat(args, spec.formats ?? []);
   // A write that fails (a full disk, a closed stream) is returned, never thrown: the exit code
   // stays the job's, and a failure's message still reaches whichever stream works.
   const put = (stream: "stdout" | "stderr", text: string | Uint8Array): unknown => {
@@ -139,10 +148,13 @@ export async function runSeam(
     for (const token of tokens) {
       if (token.kind !== "option" || token.name !== "format") continue;
       if (token.value === "json" || token.value === "text") continue;
+      if (token.value !== undefined && spec.formats?.includes(token.value)) continue;
       format = "json";
       throw new DochygieneError(
         "USAGE",
-        `--format must be json or text (got "${token.value}")`,
+        `--format must be ${
+          ["json", "text", ...spec.formats ?? []].join(", ").replace(/, (\w[\w-]*)$/, " or $1")
+        } (got "${token.value}")`,
         2,
       );
     }
@@ -187,7 +199,7 @@ export async function runSeam(
   } catch (err) {
     const failure = toFailure(err);
     put("stderr", `dochygiene ${spec.name}: ${_oneLine(failure.message)}\n`);
-    if (format === "json") {
+    if (format === "json" || format.endsWith("json")) {
       put(
         "stdout",
         JSON.stringify({ ok: false, error: { code: failure.code, message: failure.message } }) +
@@ -308,13 +320,15 @@ function _usageProblem(err: unknown): string {
  * else by whether stdout is a terminal; known before the arguments parse, so
  * parse errors use it too. An invalid `--format` value is then refused (as JSON).
  */
-function _guessFormat(args: string[]): Format {
+function _guessFormat(args: string[], own: readonly string[]): Format | string {
   let value: string | undefined;
   for (let i = 0; i < args.length && args[i] !== "--"; i++) {
     if (args[i] === "--format") value = args[++i];
     else if (args[i].startsWith("--format=")) value = args[i].slice("--format=".length);
   }
-  if (value === "text" || value === "json") return value;
+  if (value === "text" || value === "json" || (value !== undefined && own.includes(value))) {
+    return value;
+  }
   return Deno.stdout.isTerminal() ? "text" : "json";
 }
 
