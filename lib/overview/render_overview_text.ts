@@ -28,7 +28,7 @@ import type { AgeSpread, Overview, OverviewTally } from "./overview_builder.ts";
  *   generated_at: "2026-11-30T00:00:00.000Z", root: "/r", git: null, under: null,
  *   counts: { candidates: 1, shortlisted: 1, excluded: { dir: 0, ignore: 0, frozen: 0, append_only: 0 } },
  * }));
- * assert.match(text, /^  docs +1 docs +age 40\/40\/40 +missing_path 1$/m);
+ * assert.match(text, /^  \. +1 docs +age 40\/40\/40 +missing_path 1$/m);
  * assert.match(text, /^  1 finding +40 d +missing_path 1 +docs\/a\.md$/m);
  * ```
  */
