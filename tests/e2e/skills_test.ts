@@ -100,6 +100,7 @@ Deno.test("every command of the check and clean skills runs verbatim against a r
   // Claude's Bash tool may start anywhere in the project.
   const cwd = join(root, "docs");
   let reportFile = "";
+  let zoomDir = "";
   let scan: Parameters<typeof sampleReport>[0] | undefined;
 
   // /dochygiene:check
@@ -107,7 +108,7 @@ Deno.test("every command of the check and clean skills runs verbatim against a r
   let doctorRuns = 0;
   for (const block of check.blocks) {
     const seam = seamOf(block);
-    const run = await bash(fill(block, { "report file": reportFile }), cwd, env);
+    const run = await bash(fill(block, { "report file": reportFile, dir: zoomDir }), cwd, env);
     const where = `check: ${block}\n${run.stderr}${run.stdout.slice(0, 500)}`;
     if (block.startsWith("date -u ")) {
       // The report's time and a file of its own, in TMPDIR.
@@ -121,10 +122,33 @@ Deno.test("every command of the check and clean skills runs verbatim against a r
         reportFile,
         JSON.stringify(await sampleReport(scan!, new Date(NOW))),
       );
-    } else if (seam === "scan") {
+    } else if (seam === "scan" && !block.includes("--under")) {
+      // The overview first: the scan wrote the whole artifact, which the report is made from.
       assert.equal(run.code, 0, where);
-      scan = JSON.parse(run.stdout);
+      assert.match(run.stdout, /^dochygiene overview — /, where);
+      assert.match(run.stdout, new RegExp(`scanned ${NOW.replaceAll(".", "\\.")}`), where);
+      scan = JSON.parse(await Deno.readTextFile(join(root, ".dochygiene/scan.json")));
       assert.ok(scan!.shortlist.includes("docs/architecture.md"), where);
+      const row = /^ {2}(docs\S*) /m.exec(run.stdout);
+      assert.ok(row, where);
+      zoomDir = row[1];
+    } else if (seam === "scan" && block.includes("--format overview")) {
+      // The overview of one row.
+      assert.equal(run.code, 0, where);
+      assert.match(run.stdout, new RegExp(`under ${zoomDir}: \\d+ docs`), where);
+    } else if (seam === "scan") {
+      // A batch: the whole scan's signals for the docs of one row, nothing else.
+      assert.equal(run.code, 0, where);
+      const zoomed = JSON.parse(run.stdout);
+      assert.deepEqual(zoomed.under, [zoomDir], where);
+      assert.ok(zoomed.shortlist.length > 0, where);
+      assert.deepEqual(
+        zoomed.shortlist,
+        scan!.shortlist.filter((p: string) => p.startsWith(`${zoomDir}/`)),
+      );
+      for (const path of zoomed.shortlist) {
+        assert.deepEqual(zoomed.signals[path], scan!.signals[path], path);
+      }
     } else if (seam === "state" && block.includes(" report ")) {
       assert.equal(run.code, 0, where);
       assert.equal(JSON.parse(run.stdout).ok, true, where);
