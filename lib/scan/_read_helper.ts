@@ -154,7 +154,12 @@ export class ReadHelper {
 
   /** Stops the thread (idempotent). */
   close(): void {
-    this.#worker?.terminate();
+    const worker = this.#worker;
+    worker?.terminate();
+    // A terminated Worker stays reachable from the runtime's pending promises for the process's
+    // life: without its handlers it no longer keeps the job's results (every doc read) alive.
+    if (worker !== undefined) worker.onmessage = worker.onerror = worker.onmessageerror = null;
+    this.#listener = undefined;
     this.#worker = undefined;
     this.#onClosed();
     this.#onRechecked(undefined);
