@@ -59,13 +59,24 @@ export function summarizeDoc(
   keepLinks = false,
 ): DocSummary {
   const { targets, probed: _, ...facts } = linkFacts;
+  // Kept until the artifact is made: no string of it may be a slice of the doc's text (V8 keeps
+  // a slice's whole parent: ~2 KB a doc, a quarter of the scan's heap).
   const summary: DocSummary = {
     hygiene: analysis.hygiene,
     appendOnly: analysis.appendOnly,
-    status: analysis.status,
+    status: analysis.status === undefined ? undefined : _own(analysis.status),
     checkboxes: analysis.checkboxes,
-    anchors: analysis.anchors,
-    linkFacts: facts,
+    anchors: _ownSet(analysis.anchors),
+    linkFacts: {
+      broken: facts.broken.map((b) => ({ ...b, target: _own(b.target) })),
+      fragments: facts.fragments.map((f) => ({
+        ...f,
+        target: _own(f.target),
+        path: _own(f.path),
+        fragment: _own(f.fragment),
+      })),
+      missing: facts.missing.map((m) => ({ ...m, path: _own(m.path) })),
+    },
   };
   if (keepLinks) summary.links = analysis.links;
   if (analysis.malformedFrontmatter !== undefined) {
@@ -97,4 +108,20 @@ export function contentExclusion(
 ): "frozen" | "append_only" | undefined {
   if (doc.hygiene === "frozen") return "frozen";
   return doc.appendOnly || doc.hygiene === "append-only" ? "append_only" : undefined;
+}
+
+/**
+ * `text` as a string of its own: V8 makes a slice of 13 or more characters share its parent
+ * (here, the doc's whole text); concatenating, then slicing, flattens a short copy instead.
+ */
+function _own(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
+}
+
+/** The anchors, each a string of its own (a set only copied when one is a long slice). */
+function _ownSet(anchors: Set<string>): Set<string> {
+  for (const anchor of anchors) {
+    if (anchor.length >= 13) return new Set([...anchors].map(_own));
+  }
+  return anchors;
 }
