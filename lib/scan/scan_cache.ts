@@ -227,13 +227,20 @@ export class ScanCache {
       keys: docs.map(([, key]) => key),
       oids: docs.map(([, , , oid]) => oid),
     });
-    const text = `${header}\n${docs.map(([, , line]) => `${line}\n`).join("")}`;
-    // The body is encoded after room for the checksum line, which is then put just before it:
-    // no copy of the whole (an ASCII body's length in bytes is its length; else it is measured).
+    // The body is encoded line by line after room for the checksum line, which is then put just
+    // before it: never the body whole as a string (an ASCII line's length in bytes is its length;
+    // else it is measured).
     const room = 64;
-    const size = /[\u0080-\uffff]/.test(text) ? _encoder.encode(text).length : text.length;
+    const sizeOf = (text: string) =>
+      /[\u0080-\uffff]/.test(text) ? _encoder.encode(text).length : text.length;
+    let size = sizeOf(header) + 1;
+    for (const [, , line] of docs) size += sizeOf(line) + 1;
     const bytes = new Uint8Array(room + size);
-    _encoder.encodeInto(text, bytes.subarray(room));
+    let at = room;
+    for (const text of [header, ...docs.values().map(([, , line]) => line)]) {
+      at += _encoder.encodeInto(text, bytes.subarray(at)).written;
+      bytes[at++] = 0x0a;
+    }
     const sum = _encoder.encode(`${contentFingerprint(bytes.subarray(room))}\n`);
     bytes.set(sum, room - sum.length);
     return bytes.subarray(room - sum.length);
