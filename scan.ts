@@ -13,7 +13,8 @@
 
 import { join } from "node:path";
 import { atomicWrite } from "./lib/fs/atomic_write.ts";
-import { formatScanJson } from "./lib/scan/format_scan_json.ts";
+import { atomicWriteChunks } from "./lib/fs/atomic_write_chunks.ts";
+import { scanJsonChunks } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { OVERVIEW_FORMATS, scanView } from "./lib/overview/scan_view.ts";
 import { underDir } from "./lib/overview/restrict_artifact.ts";
@@ -91,6 +92,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   const config = await loadConfig(ctx.root);
   if (write) assertWritePermission(await resolveStateDir(ctx.root), ctx.root);
   const progress = _progress();
+  const cacheWarnings: string[] = [];
   let outcome: Partial<ScanOutcome>;
   try {
     outcome = await scanRepository({
@@ -99,22 +101,25 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       clock: ctx.clock,
       onProgress: progress.update,
       cacheFile: ctx.values["no-cache"] === true ? undefined : await _cacheFile(ctx.root),
+      // The cache is written (and let go of) before the artifact is made: a lower peak.
+      onCache: write
+        ? async (bytes) => _writeCache(await ensureStateDir(ctx.root), bytes, cacheWarnings)
+        : undefined,
     });
   } finally {
     progress.end();
   }
-  const { artifact, warnings } = outcome as ScanOutcome;
+  const { artifact } = outcome as ScanOutcome;
+  const warnings = [...(outcome as ScanOutcome).warnings, ...cacheWarnings];
   const dir = write ? await ensureStateDir(ctx.root) : undefined;
-  // The cache first, then let go of it and of all it was made from (every doc's facts, the old
-  // cache) before the artifact is serialised: a lower peak.
-  if (dir !== undefined) await _writeCache(dir, outcome.cacheBytes, warnings);
+  // Let go of all the artifact was made from (every doc's facts) before it is serialised.
   outcome = {};
-  // Serialised and encoded once, for scan.json and stdout alike (one line per doc).
+  // Written and printed in pieces as they are made (one line per doc), never held whole: the
+  // artifact's text is ~500 bytes a doc.
   const whole = ctx.format === "json" && under.length === 0;
-  const jsonText = write || whole ? new TextEncoder().encode(formatScanJson(artifact)) : undefined;
   let written: string | undefined;
   if (dir !== undefined) {
-    await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
+    await atomicWriteChunks(join(dir, SCAN_FILE_NAME), _encoded(scanJsonChunks(artifact)));
     written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
@@ -134,7 +139,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   });
   return {
     json: artifact,
-    jsonText: whole ? jsonText : view,
+    jsonText: whole ? _encoded(scanJsonChunks(artifact)) : view,
     text: view,
     // Text output lists the warnings itself; JSON and overview readers get them on stderr.
     stderr: ctx.format !== "text" ? warnings.map((w) => `warning: ${w}`) : undefined,
@@ -144,10 +149,9 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
 /** Writes the scan cache made when `bytes` is called (if it changed): only a speed-up, so a warning when it cannot be. */
 async function _writeCache(
   dir: string,
-  bytes: (() => Uint8Array) | undefined,
+  bytes: () => Uint8Array,
   warnings: string[],
 ): Promise<void> {
-  if (bytes === undefined) return;
   // A cache that cannot be written leaves the next scan cold, no worse.
   await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), bytes()).catch((err) =>
     warnings.push(
@@ -156,6 +160,12 @@ async function _writeCache(
       }); the next scan analyses every doc again`,
     )
   );
+}
+
+/** Each piece as UTF-8. */
+function* _encoded(chunks: Iterable<string>): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for (const chunk of chunks) yield encoder.encode(chunk);
 }
 
 /** The scan cache's path, when the state directory is one to read from (not a symlink). */

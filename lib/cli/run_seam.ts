@@ -45,9 +45,11 @@ export interface SeamResult {
    * `json` already serialised (`JSON.stringify(json, null, 2)`, a trailing
    * newline allowed), or its UTF-8 bytes (ending in a newline): printed as
    * is, so a seam that also writes the document to a file serialises (and
-   * encodes) it only once.
+   * encodes) it only once; or its UTF-8 bytes in pieces (the last ending in a
+   * newline), printed one by one as they are made (a large document is never
+   * held whole).
    */
-  jsonText?: string | Uint8Array;
+  jsonText?: string | Uint8Array | Iterable<Uint8Array>;
   /** Printed with `--format text`. */
   text: string;
   /** Exit code (default 0). */
@@ -180,16 +182,17 @@ export async function runSeam(
         Deno.env.get("TERM") !== "dumb",
     };
     const result = await main(ctx);
-    const unprinted = put(
-      "stdout",
-      format === "json"
-        ? result.jsonText !== undefined
-          ? (typeof result.jsonText !== "string" || result.jsonText.endsWith("\n")
-            ? result.jsonText
-            : result.jsonText + "\n")
-          : JSON.stringify(result.json, null, 2) + "\n"
-        : result.text.trimEnd() + "\n",
-    );
+    const { jsonText } = result;
+    const out = format !== "json"
+      ? result.text.trimEnd() + "\n"
+      : jsonText === undefined
+      ? JSON.stringify(result.json, null, 2) + "\n"
+      : typeof jsonText === "string" && !jsonText.endsWith("\n")
+      ? jsonText + "\n"
+      : jsonText;
+    let unprinted: unknown;
+    if (typeof out === "string" || out instanceof Uint8Array) unprinted = put("stdout", out);
+    else for (const chunk of out) if ((unprinted = put("stdout", chunk)) !== undefined) break;
     for (const line of [result.stderr ?? []].flat()) {
       if (line) put("stderr", `dochygiene ${spec.name}: ${_oneLine(line)}\n`);
     }

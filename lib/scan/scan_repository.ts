@@ -62,6 +62,12 @@ export interface ScanRepositoryOptions {
    * keeps no links).
    */
   cacheFile?: string;
+  /**
+   * With `cacheFile`: takes the new cache (made when called; not called when it would not
+   * change) as soon as it is known, before the artifact is made, so that its bytes are let go
+   * of first (a lower peak); `cacheBytes` is then not handed back.
+   */
+  onCache?: (bytes: () => Uint8Array) => Promise<void>;
 }
 
 /** The artifact and the problems that did not stop the scan. */
@@ -112,7 +118,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const started = Date.now();
   const inGit = await pathExists(join(root, ".git"));
   // Never with keepLinks (the cache keeps no links).
-  const cacheRead = options.cacheFile !== undefined && !options.keepLinks
+  let cacheRead = options.cacheFile !== undefined && !options.keepLinks
     ? _readCache(options.cacheFile)
     : undefined;
   // `git ls-files` starts first (each thread below takes ~15 ms of this one to create), then
@@ -129,7 +135,10 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   // cores allow, are started once the docs are known to be many: most files may not be docs).
   const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    return await _scan(options, started, facts, listingPromise, cacheRead, helpers);
+    const scanned = _scan(options, started, facts, listingPromise, cacheRead, helpers);
+    // The cache (settled in that promise) is let go of as soon as the docs are read.
+    cacheRead = undefined;
+    return await scanned;
   } finally {
     for (const helper of helpers) helper.close();
   }
@@ -143,6 +152,70 @@ async function _scan(
   cacheRead: Promise<ScanCache | undefined> | undefined,
   helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
+  const { root, config } = options;
+  // Everything the reading needed (the old cache, what was taken from it) is let go of when it
+  // returns (with `onCache`, once the new cache is written): a lower peak while the artifact
+  // is made.
+  const reading = _readAll(options, started, facts, listingPromise, cacheRead, helpers);
+  cacheRead = undefined;
+  const { listing, files, ignored, reads, inbound, warnings, ages, cacheBytes } = await reading;
+  const git = _isoDatable(ages, warnings);
+  if (git) warnings.push(...git.warnings);
+  // One pass over the listing, which holds every doc read once (no set of tracked paths).
+  for (const { path, tracked } of files) {
+    const read = reads.get(path);
+    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
+      continue;
+    }
+    try {
+      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
+    } catch {
+      read.mtimeMs = 0; // removed since it was read
+    }
+  }
+  const artifact = scanDocs({
+    root,
+    config,
+    now: options.clock.now(),
+    git,
+    files,
+    opaque: listing.opaque,
+    ignored,
+    reads,
+    inbound,
+    // Only for docs the readers did not summarise (none: they were given the listing).
+    onDisk: _lazyDiskLookup(root),
+    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
+    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
+    contentOf: (path) => {
+      const full = `${root}/${path}`;
+      try {
+        // Never through a symlink (it may lead out of the root): the doc was a regular file.
+        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
+  const links = new Map<string, DocLink[]>();
+  for (const path of artifact.shortlist) {
+    const read = reads.get(path);
+    if (read?.kind !== "text") continue;
+    // With keepLinks, every summary the readers made kept its doc's links.
+    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
+  }
+  return { artifact, warnings, links };
+}
+
+async function _readAll(
+  options: ScanRepositoryOptions,
+  started: number,
+  facts: GitFacts | undefined,
+  listingPromise: Promise<CandidateListing>,
+  cacheRead: Promise<ScanCache | undefined> | undefined,
+  helpers: ReadHelper[],
+): Promise<_ReadAll> {
   const { root, config } = options;
   const inGit = facts !== undefined;
   const caching = cacheRead !== undefined;
@@ -247,7 +320,7 @@ async function _scan(
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
   const ages = await facts?.ages;
-  const cacheBytes = listed === undefined ? undefined : _newCache({
+  let cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
     taken,
@@ -260,53 +333,23 @@ async function _scan(
     ages,
     agesBefore: cache?.ages(),
   });
-  const git = _isoDatable(ages, warnings);
-  if (git) warnings.push(...git.warnings);
-  // One pass over the listing, which holds every doc read once (no set of tracked paths).
-  for (const { path, tracked } of files) {
-    const read = reads.get(path);
-    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
-      continue;
-    }
-    try {
-      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
-    } catch {
-      read.mtimeMs = 0; // removed since it was read
-    }
+  if (cacheBytes !== undefined && options.onCache !== undefined) {
+    await options.onCache(cacheBytes);
+    cacheBytes = undefined;
   }
-  const artifact = scanDocs({
-    root,
-    config,
-    now: options.clock.now(),
-    git,
-    files,
-    opaque: listing.opaque,
-    ignored,
-    reads,
-    inbound,
-    // Only for docs the readers did not summarise (none: they were given the listing).
-    onDisk: _lazyDiskLookup(root),
-    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
-    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
-    contentOf: (path) => {
-      const full = `${root}/${path}`;
-      try {
-        // Never through a symlink (it may lead out of the root): the doc was a regular file.
-        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  });
-  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
-  const links = new Map<string, DocLink[]>();
-  for (const path of artifact.shortlist) {
-    const read = reads.get(path);
-    if (read?.kind !== "text") continue;
-    // With keepLinks, every summary the readers made kept its doc's links.
-    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
-  }
-  return { artifact, warnings, links };
+  return { listing, files, ignored, reads, inbound, warnings, ages, cacheBytes };
+}
+
+/** What {@linkcode _readAll} hands on to the artifact. */
+interface _ReadAll {
+  listing: CandidateListing;
+  files: readonly ListedFile[];
+  ignored: (path: string) => boolean;
+  reads: Map<string, FileRead>;
+  inbound: Map<string, number>;
+  warnings: string[];
+  ages: GitAges | undefined;
+  cacheBytes: (() => Uint8Array) | undefined;
 }
 
 /**

@@ -60,6 +60,57 @@ Deno.test("an already-serialised jsonText is printed as is, once, instead of jso
   assert.equal((await run(["--format", "json"], encoded)).stdout, '["é"]\n');
 });
 
+Deno.test("a jsonText in pieces is printed piece by piece, and stops at the first that cannot be", async () => {
+  const pieces = ['{"a": ', "1", "}\n"].map((p) => new TextEncoder().encode(p));
+  const main = () => Promise.resolve({ json: null, jsonText: pieces.values(), text: "t" });
+  const writes: string[] = [];
+  const code = await runSeam(SPEC, ["--format", "json"], main, {
+    write: (_, t) => void writes.push(typeof t === "string" ? t : new TextDecoder().decode(t)),
+  });
+  assert.equal(code, 0);
+  assert.deepEqual(writes, ['{"a": ', "1", "}\n"]);
+  let made = 0;
+  const lazy = function* () {
+    for (const p of pieces) {
+      made++;
+      yield p;
+    }
+  };
+  const failing = await runSeam(
+    SPEC,
+    ["--format", "json"],
+    () => Promise.resolve({ json: null, jsonText: lazy(), text: "t" }),
+    {
+      write: (stream) => {
+        if (stream === "stdout") throw new Error("EPIPE");
+      },
+    },
+  );
+  assert.equal(failing, 1);
+  assert.equal(made, 1, "no piece is made after one could not be printed");
+});
+
+Deno.test("a seam's own formats are accepted, printed as its text, and named in the usage error", async () => {
+  const spec = { ...SPEC, formats: ["overview", "overview-json"] };
+  const main = (ctx: SeamContext) => Promise.resolve({ json: null, text: `as ${ctx.format}` });
+  assert.deepEqual(await run(["--format", "overview"], main, spec), {
+    code: 0,
+    stdout: "as overview\n",
+    stderr: "",
+  });
+  const bad = await run(["--format", "xml"], main, spec);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--format must be json, text, overview or overview-json \(got "xml"\)/);
+  // A failure under a format of JSON prints the JSON error document too.
+  const failed = await run(
+    ["--format", "overview-json"],
+    () => Promise.reject(new DochygieneError("USAGE", "nope", 2)),
+    spec,
+  );
+  assert.equal(JSON.parse(failed.stdout).ok, false);
+  assert.equal((await run(["--format", "overview"], main)).code, 2, "not without the seam's own");
+});
+
 Deno.test("--help and --version print to stdout and exit 0 without running main", async () => {
   const never = () => Promise.reject(new Error("must not run"));
   assert.deepEqual(await run(["--help"], never), {
