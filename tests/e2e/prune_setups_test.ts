@@ -1,0 +1,153 @@
+// prune.ts under real-world setups (issue 21): a state directory planted by a clone, a
+// worktree elsewhere, a stale fsmonitor, hooks that expect the user's environment, a detached
+// HEAD. Each scenario a subprocess with exactly the documented flags, in a real repository.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  assertSeamError,
+  commitFiles,
+  git,
+  realGit,
+  runSeam,
+  tempDir,
+  tempRepo,
+  writeFiles,
+} from "../support/helpers.ts";
+
+const NOW = "2026-11-30T12:00:00.000Z";
+const OLD = "2026-11-01T10:00:00Z";
+const ENV = { DOCHYGIENE_NOW: NOW };
+
+function prune(root: string, args: string[], env: Record<string, string> = {}) {
+  return runSeam("prune", ["--format", "json", ...args], { cwd: root, env: { ...ENV, ...env } });
+}
+
+/** A repository whose `runs/*` directories older than a day are `temporary` with no retention. */
+async function runsRepo(root: string, runs: Record<string, string> = { "runs/r1/a.md": "r1\n" }) {
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+    ...runs,
+  }, OLD);
+}
+
+/**
+ * A prune of the untracked unit `runs/r0/` killed right after its files went: the journal and
+ * the backup stay in `.dochygiene/`, and the next `--yes` writes the files back through the
+ * exact restore's scratch directory.
+ */
+async function killedWithUntrackedGone(root: string): Promise<void> {
+  await runsRepo(root);
+  await writeFiles(root, { "runs/r0/notes.md": "mine\n" });
+  const past = new Date(OLD);
+  for (const p of ["runs/r0/notes.md", "runs/r0"]) await Deno.utime(join(root, p), past, past);
+  await using bin = await tempDir();
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+"${await realGit()}" "$@"; code=$?
+case "$GIT_INDEX_FILE" in *.untracked.index) kill -9 $PPID;; esac
+exit $code
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+  const killed = await prune(root, ["--yes", "--confirm", "runs/r0/"], {
+    PATH: `${bin.path}:${Deno.env.get("PATH") ?? ""}`,
+  });
+  assert.equal(killed.code, 137, killed.stderr);
+  await assert.rejects(Deno.lstat(join(root, "runs/r0/notes.md")));
+}
+
+Deno.test("prune --yes: a symlink planted at the recovery's scratch name in .dochygiene/ is never written through", async () => {
+  await using repo = await tempRepo();
+  await using outside = await tempDir();
+  const root = repo.path;
+  await killedWithUntrackedGone(root);
+  await Deno.symlink(outside.path, join(root, ".dochygiene/prune-recover.scratch"));
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.deepEqual([...Deno.readDirSync(outside.path)], []);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r0/notes.md")), "mine\n");
+});
+
+Deno.test("prune --yes: a journal and backup that git tracks (a clone of a repository that commits .dochygiene/) are refused, nothing restored", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await killedWithUntrackedGone(root);
+  // The planted state as a clone would get it: the journal and the backup, committed.
+  await git(root, ["add", "-f", ".dochygiene"]);
+  await git(root, ["commit", "-q", "-m", "state"]);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+  const run = await prune(root, ["--yes"]);
+
+  assertSeamError("prune", run, 1, "PRUNE_JOURNAL", /tracked by git.*not one this tool left/);
+  await assert.rejects(Deno.lstat(join(root, "runs/r0/notes.md")));
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+});
+
+Deno.test("prune --yes: a journal naming a backup outside .dochygiene/, or one that is a symlink, is refused", async () => {
+  await using repo = await tempRepo();
+  await using outside = await tempDir();
+  const root = repo.path;
+  await killedWithUntrackedGone(root);
+  const path = join(root, ".dochygiene/prune-journal.json");
+  const journal = JSON.parse(await Deno.readTextFile(path));
+  const backup = join(root, ".dochygiene", journal.backup);
+  await Deno.rename(backup, join(outside.path, "backup.index"));
+  await Deno.writeTextFile(path, JSON.stringify({ ...journal, backup: "../../x.index" }));
+
+  assertSeamError(
+    "prune",
+    await prune(root, ["--yes"]),
+    1,
+    "PRUNE_JOURNAL",
+    /not one this tool left/,
+  );
+
+  await Deno.writeTextFile(path, JSON.stringify(journal));
+  await Deno.symlink(join(outside.path, "backup.index"), backup);
+  assertSeamError(
+    "prune",
+    await prune(root, ["--yes"]),
+    1,
+    "PRUNE_JOURNAL",
+    /not one this tool left/,
+  );
+  await assert.rejects(Deno.lstat(join(root, "runs/r0/notes.md")));
+});
+
+Deno.test("prune: a journal that is a FIFO (or a backup index that is one) is refused at once, never read", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root);
+  await Deno.mkdir(join(root, ".dochygiene"));
+  const fifo = join(root, ".dochygiene/prune-journal.json");
+  await new Deno.Command("mkfifo", { args: [fifo] }).output();
+
+  assertSeamError("prune", await prune(root, ["--yes"]), 1, "PRUNE_JOURNAL", /not a regular file/);
+  assert.ok((await git(root, ["ls-files", "runs/r1/a.md"])).includes("runs/r1/a.md"));
+});
+
+Deno.test("prune: a backup index that is a FIFO is refused at once, never read", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await killedWithUntrackedGone(root);
+  const journal = JSON.parse(
+    await Deno.readTextFile(join(root, ".dochygiene/prune-journal.json")),
+  );
+  const backup = join(root, ".dochygiene", journal.backup);
+  await Deno.remove(backup);
+  await new Deno.Command("mkfifo", { args: [backup] }).output();
+
+  assertSeamError(
+    "prune",
+    await prune(root, ["--yes"]),
+    1,
+    "PRUNE_JOURNAL",
+    /not one this tool left/,
+  );
+});
