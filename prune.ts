@@ -16,6 +16,7 @@ import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply/app
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/prune/find_dangling.ts";
+import { checkToplevel } from "./lib/git/check_toplevel.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
@@ -117,6 +118,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       `${root} is not a git repository; prune only deletes what git can give back: run it inside one`,
     );
   }
+  await checkToplevel(root);
   const stateDir = await resolveStateDir(root);
   if (apply) {
     assertWritePermission(stateDir, root);

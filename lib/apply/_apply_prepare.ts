@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { byCodePoint } from "../core/by_code_point.ts";
 import { decodePath } from "../core/decode_path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
+import { checkToplevel } from "../git/check_toplevel.ts";
 import { gitBusy } from "../git/git_busy.ts";
 import type { ApplyInput } from "./apply_prune.ts";
 import { approvedCandidates, type Candidate, type Plan } from "../prune/plan_prune.ts";
@@ -61,6 +62,8 @@ export async function applyPrepare(
   input: ApplyInput,
 ): Promise<{ plan: Plan; selection: Selection | undefined }> {
   const { root, stateDir } = input;
+  // git would delete in its own worktree what was read (and backed up) from the root.
+  await checkToplevel(root);
   const busy = await gitBusy(root);
   if (busy) {
     throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);

@@ -151,3 +151,36 @@ Deno.test("prune: a backup index that is a FIFO is refused at once, never read",
     /not one this tool left/,
   );
 });
+
+Deno.test("prune: a repository whose core.worktree is another directory is refused (dry run and --yes), nothing deleted there", async () => {
+  await using repo = await tempRepo();
+  await using elsewhere = await tempDir();
+  const root = repo.path;
+  await git(root, ["config", "core.worktree", elsewhere.path]);
+  await writeFiles(elsewhere.path, {
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+    "runs/r1/a.md": "r1\n",
+  });
+  await git(root, ["add", "-A"]);
+  await git(root, ["commit", "-q", "-m", "runs"], {
+    GIT_AUTHOR_DATE: OLD,
+    GIT_COMMITTER_DATE: OLD,
+  });
+  // The root holds the same rulebook, as a checkout of it would.
+  await writeFiles(root, {
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 0, max_age_days: 1}\n',
+  });
+
+  for (const args of [[], ["--yes"]]) {
+    assertSeamError(
+      "prune",
+      await prune(root, args),
+      1,
+      "WORKTREE_ELSEWHERE",
+      /git's worktree .* is not the project root .*core\.worktree/,
+    );
+  }
+  assert.equal(await Deno.readTextFile(join(elsewhere.path, "runs/r1/a.md")), "r1\n");
+});
