@@ -184,3 +184,26 @@ Deno.test("prune: a repository whose core.worktree is another directory is refus
   }
   assert.equal(await Deno.readTextFile(join(elsewhere.path, "runs/r1/a.md")), "r1\n");
 });
+
+Deno.test("prune --yes: an edit a stale fsmonitor hides from git is never deleted as clean; the unit is skipped and says why", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root, { "runs/r1/a.md": "r1\n", "runs/r2/a.md": "r2\n" });
+  // An fsmonitor that never reports a change: git takes every file for unchanged.
+  await writeFiles(root, { ".git/stale-fsmonitor": '#!/bin/sh\nprintf "token\\0"\n' });
+  await Deno.chmod(join(root, ".git/stale-fsmonitor"), 0o755);
+  await git(root, ["config", "core.fsmonitor", ".git/stale-fsmonitor"]);
+  await git(root, ["config", "core.fsmonitorHookVersion", "2"]);
+  await git(root, ["status", "--porcelain"]);
+  await Deno.writeTextFile(join(root, "runs/r1/a.md"), "r1, edited\n");
+  assert.equal(await git(root, ["status", "--porcelain"]), "", "git is fooled");
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.deepEqual(result.applied, [{ path: "runs/r2/", how: "git rm" }]);
+  const skipped = result.skipped.find((s: { path: string }) => s.path === "runs/r1/");
+  assert.match(skipped?.reason ?? "", /runs\/r1\/a\.md differs from HEAD.*fsmonitor/);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1, edited\n");
+});
