@@ -207,3 +207,38 @@ Deno.test("prune --yes: an edit a stale fsmonitor hides from git is never delete
   assert.match(skipped?.reason ?? "", /runs\/r1\/a\.md differs from HEAD.*fsmonitor/);
   assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1, edited\n");
 });
+
+Deno.test("prune: after the hygiene commit's own undo (git revert), the units it gave back keep their ages: the next plan offers the same units, not the kept ones", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await commitFiles(root, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml":
+      'rules:\n  - {match: "runs/*/", lifetime: temporary, retain_recent: 3, max_age_days: 3}\n',
+  }, "2026-10-01T00:00:00Z");
+  for (const day of ["01", "02", "03", "04", "05"]) {
+    await commitFiles(
+      root,
+      { [`runs/r${day}/notes.md`]: `# ${day}\n` },
+      `2026-11-${day}T10:00:00Z`,
+    );
+  }
+  const first = await prune(root, ["--yes"]);
+  assert.equal(first.code, 0, first.stderr);
+  const went = JSON.parse(first.stdout).applied.map((a: { path: string }) => a.path);
+  assert.deepEqual(went, ["runs/r01/", "runs/r02/"]);
+  await git(root, ["revert", "--no-edit", "HEAD"], {
+    GIT_AUTHOR_DATE: "2026-11-29T10:00:00Z",
+    GIT_COMMITTER_DATE: "2026-11-29T10:00:00Z",
+  });
+
+  const again = JSON.parse((await prune(root, [])).stdout);
+
+  assert.deepEqual(again.candidates.map((c: { path: string }) => c.path), went);
+  const kept = again.kept.filter((k: { path: string }) => k.path.startsWith("runs/"));
+  assert.deepEqual(kept.map((k: { path: string }) => k.path).sort(), [
+    "runs/r03/",
+    "runs/r04/",
+    "runs/r05/",
+  ]);
+});
