@@ -242,3 +242,51 @@ Deno.test("prune: after the hygiene commit's own undo (git revert), the units it
     "runs/r05/",
   ]);
 });
+
+Deno.test("prune --yes: the user's hooks run with the user's environment: a pre-commit guard on deleted runs/* blocks prune's commit as it blocks a plain one", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root);
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": `#!/bin/sh
+env > .git/hook-env
+if [ -n "$(git diff --cached --diff-filter=D --name-only -- 'runs/*')" ]; then
+  echo "refusing to delete runs" >&2; exit 1
+fi
+`,
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+  const run = await prune(root, ["--yes"], { LC_ALL: "" });
+
+  assertSeamError("prune", run, 1, "PRUNE_FAILED", /refusing to delete runs/);
+  assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1\n");
+  const env = await Deno.readTextFile(join(root, ".git/hook-env"));
+  for (const name of ["GIT_LITERAL_PATHSPECS", "GIT_OPTIONAL_LOCKS", "GIT_CEILING_DIRECTORIES"]) {
+    assert.ok(!env.includes(`${name}=`), `${name} leaked into the hook`);
+  }
+  assert.ok(!/^LC_ALL=C$/m.test(env), "LC_ALL=C leaked into the hook");
+  assert.ok(!/core\.quotepath|core\.abbrev/.test(env), "dochygiene's -c leaked into the hook");
+});
+
+Deno.test("prune: on a detached HEAD the dry run and the result warn that the hygiene commit is on no branch", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root);
+  await git(root, ["checkout", "-q", "--detach"]);
+
+  const dry = JSON.parse((await prune(root, [])).stdout);
+  const run = await prune(root, ["--yes"]);
+
+  assert.ok(dry.warnings.some((w: string) => /HEAD is detached.*no branch/.test(w)), dry.warnings);
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.ok(
+    result.warnings.some((w: string) =>
+      w.includes(`HEAD is detached: the hygiene commit ${result.commit} is on no branch`)
+    ),
+    result.warnings,
+  );
+});
