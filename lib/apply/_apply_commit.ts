@@ -41,7 +41,9 @@ export async function applyCommit(
   // caught after it, and its commit kept.)
   const head = text((await git(["rev-parse", "HEAD"])).stdout);
   if (head !== oldHead) {
-    throw new Error(`HEAD moved while pruning (a commit landed: ${head}); run prune again`);
+    throw new Error(
+      `HEAD moved while pruning (${await _howMoved(git, oldHead!, head)}); run prune again`,
+    );
   }
   progress.committing = true;
   // The id comes from git commit's own summary line, never from a later look at HEAD:
@@ -121,6 +123,13 @@ function _committedId(stdout: Uint8Array): string | undefined {
   return /^\[.*? ([0-9a-f]{4,64})\] /.exec(new TextDecoder().decode(stdout))?.[1];
 }
 
+/** How HEAD went from `oldHead` to `now`: a commit on top of it, or a checkout or reset. */
+async function _howMoved(git: Git, oldHead: string, now: string): Promise<string> {
+  const descends = await git(["merge-base", "--is-ancestor", oldHead, now], { okCodes: [0, 1] })
+    .then((r) => r.code === 0, () => false);
+  return descends ? `a commit landed: ${now}` : `a checkout or reset moved it to ${now}`;
+}
+
 /**
  * The new commit must still be HEAD (nobody committed on top of it), sit on
  * the old HEAD and hold exactly the deletions of the committed units' files.
@@ -140,7 +149,8 @@ async function _verifyCommit(
     );
   }
   if (parents.length !== 1 || parents[0] !== oldHead) {
-    throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead})`);
+    const how = parents.length === 1 ? `: ${await _howMoved(git, oldHead, parents[0])}` : "";
+    throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead}${how})`);
   }
   const diff = await git([
     "diff-tree",

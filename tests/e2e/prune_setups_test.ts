@@ -290,3 +290,29 @@ Deno.test("prune: on a detached HEAD the dry run and the result warn that the hy
     result.warnings,
   );
 });
+
+Deno.test("prune --yes: a checkout while it applies is said as such, not as a commit that landed", async () => {
+  await using repo = await tempRepo();
+  await using bin = await tempDir();
+  const root = repo.path;
+  await runsRepo(root);
+  await commitFiles(root, { "other.md": "x\n" }, OLD);
+  const real = await realGit();
+  // Just before the hygiene commit, someone checks out the commit before.
+  await writeFiles(bin.path, {
+    git: `#!/bin/sh
+case " $* " in *" --cleanup=whitespace "*)
+  env -u GIT_INDEX_FILE "${real}" checkout -q --detach HEAD~1;;
+esac
+exec "${real}" "$@"
+`,
+  });
+  await Deno.chmod(join(bin.path, "git"), 0o755);
+
+  const run = await prune(root, ["--yes"], { PATH: `${bin.path}:${Deno.env.get("PATH")}` });
+
+  const out = assertSeamError("prune", run, 1, "PRUNE_FAILED", /HEAD moved/);
+  assert.match(out.error.message, /a checkout or reset/);
+  assert.doesNotMatch(out.error.message, /a commit landed/);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1\n");
+});
