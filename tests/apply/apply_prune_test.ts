@@ -363,7 +363,11 @@ Deno.test("apply: untracked units are removed only when confirmed, and after the
   const result = await apply(root, { confirm: ["runs/scratch-a/", "runs/old-2/"] });
   const applied = Object.fromEntries(result.applied.map((a) => [a.path, a.how]));
   assert.equal(applied["runs/scratch-a/"], "removed (untracked)");
-  assert.equal(applied["runs/old-2/"], "git rm");
+  // Its untracked file was in no commit: gone for good, and the result says so.
+  assert.equal(
+    applied["runs/old-2/"],
+    "git rm (uncommitted changes discarded: no revert gives them back)",
+  );
   assert.ok(!(await pathExists(join(root, "runs/scratch-a"))));
   assert.ok(!(await pathExists(join(root, "runs/old-2"))));
   assert.ok(await pathExists(join(root, "runs/scratch-b/out.md")));
