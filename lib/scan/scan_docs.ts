@@ -69,6 +69,11 @@ export interface ScanArtifact {
   shortlist: string[];
   /** Signals per shortlisted path. */
   signals: Record<string, Signal[]>;
+  /**
+   * Only with `scan.ts --fail-on`: its verdict (`failed` means exit 1 for
+   * findings, not a run that could not be done; see docs/reference.md).
+   */
+  fail_on?: { kinds: string[]; failed: boolean; counts: Record<string, number> };
 }
 
 /** What reading one file gave. */
