@@ -111,6 +111,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     progress.end();
   }
   const { artifact, warnings } = outcome as ScanOutcome;
+  const dir = write ? await ensureStateDir(ctx.root) : undefined;
+  // The cache first, then let go of it and of all it was made from (every doc's facts, the old
+  // cache) before the artifact is serialised: a lower peak.
+  if (dir !== undefined) await _writeCache(dir, outcome.cacheBytes, warnings);
+  outcome = {};
+  // After the cache: a warning of its write is among those printed.
   const written = write ? `${STATE_DIR_NAME}/${SCAN_FILE_NAME}` : undefined;
   const output = scanOutput(artifact, {
     format: ctx.format,
@@ -121,11 +127,6 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     color: ctx.color,
   });
   if (output.gate !== undefined) artifact.fail_on = output.gate;
-  const dir = write ? await ensureStateDir(ctx.root) : undefined;
-  // The cache first, then let go of it and of all it was made from (every doc's facts, the old
-  // cache) before the artifact is serialised: a lower peak.
-  if (dir !== undefined) await _writeCache(dir, outcome.cacheBytes, warnings);
-  outcome = {};
   // Serialised and encoded once, for scan.json and stdout alike (one line per doc).
   const jsonText = write || ctx.format === "json"
     ? new TextEncoder().encode(formatScanJson(artifact))
