@@ -73,7 +73,9 @@ export {
   CONFIG_FILE_NAME,
   defaultConfig,
   type Lifetime,
+  type LinksConfig,
   loadConfig,
+  type Renderer,
   type Rule,
 } from "./lib/config/load_config.ts";
 export { parseConfig } from "./lib/config/parse_config.ts";
