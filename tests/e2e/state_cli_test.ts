@@ -172,6 +172,27 @@ Deno.test("report --file, three times: rollover leaves exactly one pair, the new
   ]);
 });
 
+Deno.test("report three times in one second: each stamp is later than the last, and the newest pair is the one left", async () => {
+  await using repo = await tempRepo();
+  const stamps = [];
+  for (
+    const now of [
+      "2026-11-30T03:36:18.100Z",
+      "2026-11-30T03:36:18.200Z",
+      "2026-11-30T03:36:18.300Z",
+    ]
+  ) {
+    stamps.push(ok(await state(["report"], repo.path, { now, stdin: VALID })).report.stamp);
+  }
+  assert.deepEqual(stamps, ["20261130T033618Z", "20261130T033619Z", "20261130T033620Z"]);
+  assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
+    ".gitignore",
+    "report-20261130T033620Z.json",
+    "report-20261130T033620Z.md",
+    "state.json",
+  ]);
+});
+
 Deno.test("the same report renders byte-identical Markdown on every run", async () => {
   await using a = await tempRepo();
   await using b = await tempRepo();
