@@ -67,7 +67,7 @@ export async function applyCommit(
   progress.newHead = text(
     (await git(["rev-parse", "--verify", `${abbreviated}^{commit}`])).stdout,
   );
-  await _verifyCommit(git, oldHead!, progress.newHead, unitOf, headFiles);
+  await _verifyCommit(git, oldHead!, progress.newHead, tree, unitOf, headFiles);
 }
 
 /**
@@ -132,12 +132,15 @@ async function _howMoved(git: Git, oldHead: string, now: string): Promise<string
 
 /**
  * The new commit must still be HEAD (nobody committed on top of it), sit on
- * the old HEAD and hold exactly the deletions of the committed units' files.
+ * the old HEAD and be the tree prune staged: exactly the deletions of the
+ * committed units' files. A tree that differs is a hook's doing (the commit ran
+ * on prune's private index, which nothing else knows of), and is said so.
  */
 async function _verifyCommit(
   git: Git,
   oldHead: string,
   newHead: string,
+  tree: string,
   unitOf: (path: string) => string | undefined,
   expected: ReadonlySet<string>,
 ): Promise<void> {
@@ -152,6 +155,26 @@ async function _verifyCommit(
     const how = parents.length === 1 ? `: ${await _howMoved(git, oldHead, parents[0])}` : "";
     throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead}${how})`);
   }
+  const committed = text((await git(["rev-parse", `${newHead}^{tree}`])).stdout);
+  const problem = await _deletionProblem(git, oldHead, newHead, unitOf, expected);
+  if (committed !== tree) {
+    throw new Error(
+      `a hook changed the index while git commit ran (a pre-commit hook that runs git stash?): the commit is not the tree prune staged${
+        problem === undefined ? "" : ` (${problem})`
+      }; make the hook leave the index as it found it (git stash push --keep-index … git stash pop --index), then run prune again`,
+    );
+  }
+  if (problem !== undefined) throw new Error(problem);
+}
+
+/** Where the commit differs from the deletions of exactly the units' files, if anywhere. */
+async function _deletionProblem(
+  git: Git,
+  oldHead: string,
+  newHead: string,
+  unitOf: (path: string) => string | undefined,
+  expected: ReadonlySet<string>,
+): Promise<string | undefined> {
   const diff = await git([
     "diff-tree",
     "-r",
@@ -167,11 +190,12 @@ async function _verifyCommit(
     const status = new TextDecoder().decode(fields[i]);
     const path = decodePath(fields[i + 1]);
     if (status !== "D" || unitOf(path) === undefined) {
-      throw new Error(`the commit changed ${path} (${status}), which prune did not delete`);
+      return `the commit changed ${path} (${status}), which prune did not delete`;
     }
     deleted.add(path);
   }
   for (const path of expected) {
-    if (!deleted.has(path)) throw new Error(`the commit did not delete ${path}`);
+    if (!deleted.has(path)) return `the commit did not delete ${path}`;
   }
+  return undefined;
 }

@@ -316,3 +316,36 @@ exec "${real}" "$@"
   assert.doesNotMatch(out.error.message, /a commit landed/);
   assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1\n");
 });
+
+// The common "test only what is staged" hooks: stash the rest, run the tests, pop it back.
+const STASH_HOOKS = {
+  // The pop leaves the index as HEAD had it: the commit is not the tree prune staged.
+  "git stash":
+    /a hook changed the index while git commit ran .*: the commit is not the tree prune staged \(the commit did not delete runs\/r1\/a\.md\)/,
+  // --keep-index checks out the staged deletion over the worktree: the unit's file goes.
+  "git stash --keep-index":
+    /runs\/r1\/a\.md changed while pruning \(by a hook while git commit ran/,
+};
+for (const [stash, message] of Object.entries(STASH_HOOKS)) {
+  Deno.test(`prune --yes: a pre-commit hook that runs ${stash} … git stash pop is named as the cause, HEAD is left as it was`, async () => {
+    await using repo = await tempRepo();
+    const root = repo.path;
+    await runsRepo(root, { "runs/r1/a.md": "r1\n", "keep.md": "k\n" });
+    await writeFiles(root, {
+      ".git/hooks/pre-commit": `#!/bin/sh
+${stash.replace("git stash", "git stash push -q")} && git stash pop -q
+`,
+      // An unrelated edit for the hook to stash.
+      "keep.md": "edited\n",
+    });
+    await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+    const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+
+    const run = await prune(root, ["--yes"]);
+
+    assertSeamError("prune", run, 1, "PRUNE_FAILED", message);
+    assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
+    assert.equal(await Deno.readTextFile(join(root, "keep.md")), "edited\n");
+    assert.equal(await git(root, ["show", "HEAD:runs/r1/a.md"]), "r1\n");
+  });
+}
