@@ -147,7 +147,10 @@ const SAMPLES: [string, boolean][] = [
   ["rules:\n  - {match: 'runs/*/'}\n", false],
   ["drift:\n", true],
   ["drift: {stale_reference: false, code_drift: false, review: false}\n", true],
-  ["drift: {review_interval_days: 90, exclude_docs: ['old/**'], exclude_code: ['vendor/**']}\n", true],
+  [
+    "drift: {review_interval_days: 90, exclude_docs: ['old/**'], exclude_code: ['vendor/**']}\n",
+    true,
+  ],
   ["drift: {exclude_elements: [useState, '--dry-run']}\n", true],
   ["drift: {review_interval_days: null}\n", true],
   ["drift: {stale_reference: 'false'}\n", false],

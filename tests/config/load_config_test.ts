@@ -419,7 +419,8 @@ Deno.test("drift: each signal can be switched off, with exclusions and a review 
 
 Deno.test("drift: every problem is reported at once, with did-you-mean", () => {
   assert.throws(
-    () => parseConfig("drift:\n  stale_referense: false\n  review: 'no'\n  review_interval_days: 0\n"),
+    () =>
+      parseConfig("drift:\n  stale_referense: false\n  review: 'no'\n  review_interval_days: 0\n"),
     /3 problems: \(1\) drift\.stale_referense: unknown key \(did you mean "stale_reference"\?\).*\(2\) drift\.review: must be true or false.*\(3\) drift\.review_interval_days: must be a whole number >= 1/,
   );
 });

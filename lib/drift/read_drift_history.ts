@@ -1,0 +1,398 @@
+/**
+ * The git work behind the drift signals (docs/signals.md), a fixed number of
+ * git processes per scan whatever the number of docs or elements: one
+ * first-parent `git log` (only over the commits since the cached HEAD), one
+ * `git grep` of HEAD's tree for the elements' words not asked before at this
+ * HEAD, and one `git grep` of the sampled older trees for the words HEAD
+ * lacks that those trees were not asked for. What was learnt is kept in the
+ * scan cache ({@linkcode DriftCacheData}).
+ *
+ * @module
+ */
+
+import { decodeNulTerminated, decodePath } from "../core/decode_path.ts";
+import { runGit } from "../git/run_git.ts";
+
+/** What the scan cache keeps of the history work (see {@linkcode readDriftHistory}). */
+export interface DriftCacheData {
+  /** What the facts depend on besides HEAD: the engine, what counts as code, the history's shape. */
+  key: string;
+  /** The HEAD they were read at. */
+  head: string;
+  /** HEAD's first-parent commits, oldest first (ends with `head`). */
+  chain: string[];
+  /** Their committer times, epoch seconds. */
+  seconds: number[];
+  /** Code path → the indexes in `chain` of the commits that changed it, ascending. */
+  paths: Record<string, number[]>;
+  /** Commit → the words its tree was searched for, and those it has in code. */
+  grep: Record<string, [searched: string[], found: string[]]>;
+}
+
+/** Where a word was last seen (see {@linkcode DriftHistory.lastSeen}). */
+export interface LastSeen {
+  /** The newest examined first-parent commit whose tree has the word in code. */
+  commit: string;
+  /** Its committer time, epoch seconds. */
+  seconds: number;
+  /** The next newer examined commit, whose tree has it nowhere in code. */
+  goneBy: string;
+  /** Its committer time, epoch seconds. */
+  goneBySeconds: number;
+}
+
+/** Options of {@linkcode readDriftHistory}. */
+export interface DriftHistoryOptions {
+  /** The repository's root. */
+  root: string;
+  /** HEAD's commit id. */
+  head: string;
+  /** What the facts depend on besides HEAD (see {@linkcode DriftCacheData.key}). */
+  key: string;
+  /** Whether a path (of any commit's tree) is code: a tracked non-doc file (docs/signals.md). */
+  isCode: (path: string) => boolean;
+  /** The words to look for (see `elementTerms`); none: no grep at all. */
+  terms: readonly string[];
+  /** What a scan before kept (see {@linkcode parseDriftCache}). */
+  known?: DriftCacheData;
+}
+
+/** What {@linkcode readDriftHistory} learnt. */
+export interface DriftHistory {
+  /** HEAD's first-parent commits available (fewer than the project's in a shallow clone). */
+  commits: number;
+  /** How many older commits' trees are examined (see {@linkcode sampleIndexes}). */
+  examined: number;
+  /** The words HEAD's tree has in code. */
+  present: ReadonlySet<string>;
+  /** Each word HEAD lacks that an examined older tree has in code. */
+  lastSeen: ReadonlyMap<string, LastSeen>;
+  /** The committer times (epoch seconds) of the first-parent commits that changed a code path. */
+  changes(path: string): number[];
+  /** The data to keep in the scan cache. */
+  data: DriftCacheData;
+  /** Whether `data` differs from the `known` data given. */
+  changed: boolean;
+}
+
+/**
+ * Reads what the drift signals need from git (see the module's doc).
+ *
+ * @example
+ * ```ts
+ * import { readDriftHistory } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) =>
+ *   new Deno.Command("git", { args, cwd: root, env: { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b",
+ *     GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" } }).outputSync();
+ * git("init", "-q");
+ * await Deno.writeTextFile(`${root}/a.ts`, "export function oldName() {}\n");
+ * git("add", "."), git("commit", "-qm", "one");
+ * await Deno.writeTextFile(`${root}/a.ts`, "export function newName() {}\n");
+ * git("commit", "-qam", "two");
+ * const head = new TextDecoder().decode(git("rev-parse", "HEAD").stdout).trim();
+ * const history = await readDriftHistory({
+ *   root, head, key: "k", isCode: (p) => !p.endsWith(".md"), terms: ["oldName", "newName"],
+ * });
+ * assert.ok(history.present.has("newName"));
+ * assert.equal(history.lastSeen.get("oldName")?.goneBy, head);
+ * assert.equal(history.changes("a.ts").length, 2);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readDriftHistory(options: DriftHistoryOptions): Promise<DriftHistory> {
+  const { root, head } = options;
+  const known = options.known?.key === options.key ? options.known : undefined;
+  const wanted = new Set(options.terms);
+  // The HEAD grep needs only HEAD: it runs while the log is read.
+  const atHead = known?.head === head ? known.grep[head] : undefined;
+  const headAsk = _unasked(wanted, atHead);
+  const [data, headFound] = await Promise.all([
+    _chain(root, head, options.key, known, options.isCode),
+    headAsk.length === 0
+      ? Promise.resolve(new Map<string, Set<string>>())
+      : _grep(root, headAsk, [head], options.isCode),
+  ]);
+  let changed = data !== known;
+  const grep: DriftCacheData["grep"] = {};
+  const keep = (
+    commit: string,
+    asked: readonly string[],
+    found: ReadonlySet<string> | undefined,
+  ) => {
+    const before = known?.grep[commit];
+    const searched = new Set<string>();
+    const has = new Set<string>();
+    // Only the words still wanted are kept: the cache does not grow with words no doc names.
+    if (before !== undefined) {
+      for (const term of before[0]) if (wanted.has(term)) searched.add(term);
+      for (const term of before[1]) if (wanted.has(term)) has.add(term);
+      if (searched.size !== before[0].length) changed = true;
+    }
+    for (const term of asked) searched.add(term);
+    for (const term of found ?? []) has.add(term);
+    if (asked.length > 0) changed = true;
+    grep[commit] = [[...searched].sort(), [...has].sort()];
+  };
+  keep(head, headAsk, headFound.get(head));
+  const present = new Set(grep[head][1]);
+  const absent = [...wanted].filter((term) => !present.has(term)).sort();
+  const samples = sampleIndexes(data.chain.length);
+  // One grep over every sampled tree, for the words any of them was not asked for yet.
+  const asks = new Set<string>();
+  const commits: string[] = [];
+  for (const i of samples) {
+    const commit = data.chain[i];
+    const missing = _unasked(new Set(absent), known?.grep[commit]);
+    if (missing.length > 0) commits.push(commit);
+    for (const term of missing) asks.add(term);
+  }
+  const found = asks.size === 0
+    ? new Map<string, Set<string>>()
+    : await _grep(root, [...asks].sort(), commits, options.isCode);
+  for (const i of samples) {
+    const commit = data.chain[i];
+    keep(commit, commits.includes(commit) ? [...asks] : [], found.get(commit));
+  }
+  if (known !== undefined && Object.keys(known.grep).length !== Object.keys(grep).length) {
+    changed = true;
+  }
+  // Newest examined tree first: the first that has a word is where it was last seen.
+  const lastSeen = new Map<string, LastSeen>();
+  let newer = data.chain.length - 1;
+  for (const i of [...samples].sort((a, b) => b - a)) {
+    const has = grep[data.chain[i]][1];
+    for (const term of has) {
+      if (present.has(term) || lastSeen.has(term)) continue;
+      lastSeen.set(term, {
+        commit: data.chain[i],
+        seconds: data.seconds[i],
+        goneBy: data.chain[newer],
+        goneBySeconds: data.seconds[newer],
+      });
+    }
+    newer = i;
+  }
+  // A word found after an older sample only: `goneBy` is the next newer sample (all newer lack it).
+  const result = { ...data, grep };
+  return {
+    commits: data.chain.length,
+    examined: samples.length,
+    present,
+    lastSeen,
+    changes: (path) => (data.paths[path] ?? []).map((i) => data.seconds[i]),
+    data: result,
+    changed,
+  };
+}
+
+/**
+ * The older first-parent commits whose trees are searched, as indexes into a
+ * chain of `length` commits (oldest 0, HEAD `length - 1`): for each k ≥ 0 the
+ * newest commit before HEAD whose index is a multiple of 2^k, down to the
+ * root commit — about log2(length) trees, most of them the same from one
+ * HEAD to the next (so cached answers stay of use). Newest first.
+ *
+ * @example
+ * ```ts
+ * import { sampleIndexes } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(sampleIndexes(10), [8, 0]);
+ * assert.deepEqual(sampleIndexes(12), [10, 8, 0]);
+ * assert.deepEqual(sampleIndexes(1), []);
+ * ```
+ */
+export function sampleIndexes(length: number): number[] {
+  if (length < 2) return [];
+  const out: number[] = [];
+  const top = length - 2;
+  for (let step = 1;; step *= 2) {
+    const index = Math.floor(top / step) * step;
+    if (out.at(-1) !== index) out.push(index);
+    if (index === 0) break;
+  }
+  return out;
+}
+
+/**
+ * The drift data a scan cache holds, checked field by field; `undefined` when
+ * it is not well formed (then it is read again).
+ *
+ * @example
+ * ```ts
+ * import { parseDriftCache } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const data = { key: "k", head: "a".repeat(40), chain: ["a".repeat(40)], seconds: [1], paths: {}, grep: {} };
+ * assert.deepEqual(parseDriftCache(data), data);
+ * assert.equal(parseDriftCache({ ...data, seconds: [] }), undefined);
+ * ```
+ */
+export function parseDriftCache(value: unknown): DriftCacheData | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const { key, head, chain, seconds, paths, grep } = v;
+  if (typeof key !== "string" || typeof head !== "string") return undefined;
+  if (!Array.isArray(chain) || !Array.isArray(seconds) || chain.length !== seconds.length) {
+    return undefined;
+  }
+  if (chain.at(-1) !== head || !chain.every((c) => typeof c === "string")) return undefined;
+  if (!seconds.every((s) => Number.isSafeInteger(s))) return undefined;
+  if (!_isRecord(paths) || !_isRecord(grep)) return undefined;
+  for (const list of Object.values(paths)) {
+    if (!Array.isArray(list)) return undefined;
+    if (!list.every((i) => Number.isSafeInteger(i) && i >= 0 && i < chain.length)) return undefined;
+  }
+  for (const pair of Object.values(grep)) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    if (!pair.every((l) => Array.isArray(l) && l.every((t) => typeof t === "string"))) {
+      return undefined;
+    }
+  }
+  return value as DriftCacheData;
+}
+
+function _isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The wanted words a cached search of a tree did not ask for. */
+function _unasked(wanted: ReadonlySet<string>, cached: DriftCacheData["grep"][string] | undefined) {
+  if (cached === undefined) return [...wanted].sort();
+  const asked = new Set(cached[0]);
+  return [...wanted].filter((term) => !asked.has(term)).sort();
+}
+
+const _LOG = [
+  "log",
+  "--first-parent",
+  "--diff-merges=first-parent",
+  "--root",
+  "--no-renames",
+  "--no-color",
+  "--no-show-signature",
+  "--name-only",
+  "-z",
+  "--format=%x00%H %ct %P",
+];
+const _HEADER = /^([0-9a-f]{40,64}) (\d+)(?: ([0-9a-f]{40,64}))?/;
+
+/**
+ * HEAD's first-parent chain and the commits that changed each code path: the
+ * known data when HEAD has not moved, else the known data plus one pass over
+ * the commits since (when HEAD moved on along its first-parent line), else
+ * one pass over the whole history.
+ */
+async function _chain(
+  root: string,
+  head: string,
+  key: string,
+  known: DriftCacheData | undefined,
+  isCode: (path: string) => boolean,
+): Promise<DriftCacheData> {
+  if (known?.head === head) return known;
+  if (known !== undefined) {
+    const since = await _log(root, [`${known.head}..${head}`], isCode).catch(() => undefined);
+    if (since !== undefined && since.commits.length > 0 && since.parent === known.head) {
+      const offset = known.chain.length;
+      const paths: Record<string, number[]> = {};
+      for (const [path, list] of Object.entries(known.paths)) paths[path] = [...list];
+      for (const [path, list] of Object.entries(since.paths)) {
+        (paths[path] ??= []).push(...list.map((i) => i + offset));
+      }
+      return {
+        key,
+        head,
+        chain: [...known.chain, ...since.commits],
+        seconds: [...known.seconds, ...since.seconds],
+        paths,
+        grep: known.grep,
+      };
+    }
+  }
+  const all = await _log(root, [head], isCode);
+  return {
+    key,
+    head,
+    chain: all.commits,
+    seconds: all.seconds,
+    paths: all.paths,
+    grep: known?.grep ?? {},
+  };
+}
+
+/** One first-parent `git log` pass over `range`: commits oldest first, code paths → their indexes. */
+async function _log(root: string, range: string[], isCode: (path: string) => boolean) {
+  const { stdout } = await runGit(root, [..._LOG, ...range, "--"]);
+  const tokens = decodeNulTerminated(stdout);
+  // Newest first as git lists them; turned around below.
+  const commits: string[] = [];
+  const seconds: number[] = [];
+  const touched: string[][] = [];
+  let parent: string | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    let token = tokens[i];
+    const header = tokens[i - 1] === "" || i === 0 ? _HEADER.exec(token) : null;
+    if (header !== null && (i === 0 || tokens[i - 1] === "")) {
+      commits.push(header[1]);
+      seconds.push(Number(header[2]));
+      touched.push([]);
+      parent = header[3];
+      continue;
+    }
+    if (token === "" || touched.length === 0) continue;
+    if (token.startsWith("\n")) token = token.slice(1);
+    if (token !== "" && isCode(token)) touched.at(-1)!.push(token);
+  }
+  commits.reverse();
+  seconds.reverse();
+  touched.reverse();
+  const paths: Record<string, number[]> = {};
+  touched.forEach((list, i) => {
+    for (const path of list) (paths[path] ??= []).push(i);
+  });
+  return { commits, seconds, paths, parent };
+}
+
+/**
+ * One `git grep` of the trees of `commits` for `terms` (fixed strings, whole
+ * words, text files): commit → the terms found in a code path.
+ */
+async function _grep(
+  root: string,
+  terms: readonly string[],
+  commits: readonly string[],
+  isCode: (path: string) => boolean,
+): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
+  if (commits.length === 0 || terms.length === 0) return found;
+  const { stdout } = await runGit(
+    root,
+    ["grep", "-I", "-F", "-w", "-o", "--null", "--no-color", "-f", "-", ...commits, "--"],
+    { stdin: terms.join("\n") + "\n", okCodes: [0, 1] },
+  );
+  const wanted = new Set(terms);
+  const codeOf = new Map<string, boolean>();
+  for (let at = 0; at < stdout.length;) {
+    const colon = stdout.indexOf(0x3a, at);
+    const nul = stdout.indexOf(0, colon);
+    let end = stdout.indexOf(0x0a, nul);
+    if (colon < 0 || nul < 0) break;
+    if (end < 0) end = stdout.length;
+    const commit = _ascii(stdout, at, colon);
+    const path = decodePath(stdout.subarray(colon + 1, nul));
+    const term = _ascii(stdout, nul + 1, end);
+    at = end + 1;
+    let code = codeOf.get(path);
+    if (code === undefined) codeOf.set(path, code = isCode(path));
+    if (code && wanted.has(term)) found.get(commit)?.add(term);
+  }
+  return found;
+}
+
+function _ascii(bytes: Uint8Array, from: number, to: number): string {
+  return new TextDecoder().decode(bytes.subarray(from, to));
+}
