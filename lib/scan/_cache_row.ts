@@ -76,8 +76,9 @@ export function encodeCacheEntry(
   row.push(targets.length);
   for (const target of targets) row.push(ref(target));
   // After a tab (JSON holds none): parsed only when asked for. The drift facts after another.
-  const drift = summary.drift === undefined ? "" : `\t${JSON.stringify(_driftRow(summary.drift))}`;
-  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}${drift}`;
+  // Always there (`null` for none): a line cut after the probed paths is not well formed.
+  const drift = summary.drift === undefined ? "null" : JSON.stringify(_driftRow(summary.drift));
+  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}\t${drift}`;
 }
 
 /**
@@ -91,7 +92,7 @@ export function encodeCacheEntry(
  * import { parseCacheRow } from "./_cache_row.ts";
  * import assert from "node:assert/strict";
  *
- * const line = '[2,null,false,null,-1,-1,0,0,0,0,1,0]\t[]';
+ * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]\tnull';
  * assert.deepEqual(parseCacheRow(line, ["a.md"])?.targets, ["a.md"]);
  * assert.equal(parseCacheRow(line, []), undefined); // index 0 names no listed path
  * assert.equal(parseCacheRow("[2]", ["a.md"]), undefined);
@@ -108,9 +109,9 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
   }
   if (!_isRow(row, listed.length)) return undefined;
   const second = line.indexOf("\t", tab + 1);
-  if (second < 0) return new _CachedEntry(row, line.slice(tab + 1), listed, undefined);
+  if (second < 0) return undefined;
   const drift = _parseDrift(line.slice(second + 1));
-  return drift === undefined
+  return drift === null
     ? undefined
     : new _CachedEntry(row, line.slice(tab + 1, second), listed, drift);
 }
@@ -357,29 +358,33 @@ function _driftRow(drift: DocDriftFacts): unknown[] {
   return [elements, drift.paths, review];
 }
 
-/** The drift facts {@linkcode _driftRow} wrote; `undefined` when they are not well formed. */
-function _parseDrift(text: string): DocDriftFacts | undefined {
+/**
+ * The drift facts {@linkcode _driftRow} wrote (`undefined` for none); `null` when they are not
+ * well formed.
+ */
+function _parseDrift(text: string): DocDriftFacts | undefined | null {
   let row: unknown;
   try {
     row = JSON.parse(text);
   } catch {
-    return undefined;
+    return null;
   }
-  if (!Array.isArray(row) || row.length !== 3) return undefined;
+  if (row === null) return undefined;
+  if (!Array.isArray(row) || row.length !== 3) return null;
   const [flat, paths, review] = row;
-  if (!Array.isArray(flat) || flat.length % 2 !== 0 || !Array.isArray(paths)) return undefined;
+  if (!Array.isArray(flat) || flat.length % 2 !== 0 || !Array.isArray(paths)) return null;
   const elements: DocDriftFacts["elements"] = [];
   for (let i = 0; i < flat.length; i += 2) {
-    if (!_isLine(flat[i]) || typeof flat[i + 1] !== "string") return undefined;
+    if (!_isLine(flat[i]) || typeof flat[i + 1] !== "string") return null;
     elements.push({ line: flat[i], element: flat[i + 1] });
   }
-  if (!paths.every((p) => typeof p === "string")) return undefined;
+  if (!paths.every((p) => typeof p === "string")) return null;
   const facts: DocDriftFacts = { elements, paths };
   if (review !== null) {
     if (!Array.isArray(review) || review.length !== 2 || typeof review[0] !== "string") {
-      return undefined;
+      return null;
     }
-    if (review[1] !== null && !isCount(review[1])) return undefined;
+    if (review[1] !== null && !isCount(review[1])) return null;
     facts.review = review[1] === null
       ? { reviewed: review[0] }
       : { reviewed: review[0], interval: review[1] };

@@ -114,7 +114,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
- * const line = "[2,null,false,null,-1,-1,0,0,0,0,1,0]\t[]"; // see encodeCacheEntry
+ * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]\tnull"; // see encodeCacheEntry
  * const disk = new DiskRecord([["sdist", "exists"]]);
  * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
  * const cache = ScanCache.parse(bytes);
