@@ -238,3 +238,24 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   assert.deepEqual(warm.artifact.signals, cold.artifact.signals);
   assert.equal(kinds(warm.artifact, "docs/guide.md", "code_drift").length, 1);
 });
+
+Deno.test("the text summary has a section for each drift signal", async () => {
+  await using repo = await tempRepo();
+  await driftRepo(repo.path);
+  await commitFiles(repo.path, {
+    "src/config.ts": "export function loadConfig(a) {}\n",
+    "due.md": "---\nlast_reviewed: 2025-01-01\nreview_interval: 30\n---\n# Due\n",
+  }, "2025-03-11T00:00:00Z");
+  const { renderScanText } = await import("../../lib/scan/render_scan_text.ts");
+  const text = renderScanText((await scan(repo.path)).artifact, { written: undefined });
+  assert.match(text, /stale references \(code elements the code no longer has\): 4 in 1 doc/);
+  assert.match(text, /docs\/guide\.md:3 `parseConfig\(\)` last seen 2025-01-01/);
+  assert.match(
+    text,
+    /code drift \(files changed after the doc\): 1 in 1 doc\n  docs\/guide\.md → src\/config\.ts: 1 commit after, 10 days later/,
+  );
+  assert.match(
+    text,
+    /reviews due: 1 in 1 doc\n  due\.md  reviewed 2025-01-01, 151 days ago \(every 30 days\)/,
+  );
+});
