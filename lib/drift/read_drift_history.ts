@@ -2,9 +2,10 @@
  * The git work behind the drift signals (docs/signals.md), a fixed number of
  * git processes per scan whatever the number of docs or elements: one
  * first-parent `git log` (only over the commits since the cached HEAD), one
- * `git grep` of HEAD's tree for the elements' words not asked before at this
- * HEAD, and one `git grep` of the sampled older trees for the words HEAD
- * lacks that those trees were not asked for. What was learnt is kept in the
+ * read of HEAD's tree and one of the examined older trees — each tree read
+ * once (`ls-tree`, `diff-tree --stdin`, `cat-file --batch`, its blobs once
+ * even when trees share them) and searched here for the words not asked of
+ * it before. What was learnt is kept in the
  * scan cache ({@linkcode DriftCacheData}).
  *
  * @module
@@ -143,7 +144,7 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   // One grep over every sampled tree, for the words any of them was not asked for yet.
   const asks = new Set<string>();
   const commits: string[] = [];
-  for (const i of samples) {
+  for (const i of [...samples].reverse()) {
     const commit = data.chain[i];
     const missing = _unasked(new Set(absent), known?.grep[commit]);
     if (missing.length > 0) commits.push(commit);
@@ -190,32 +191,40 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
 
 /**
  * The older first-parent commits whose trees are searched, as indexes into a
- * chain of `length` commits (oldest 0, HEAD `length - 1`): for each k ≥ 0 the
- * newest commit before HEAD whose index is a multiple of 2^k, down to the
- * root commit — about log2(length) trees, most of them the same from one
- * HEAD to the next (so cached answers stay of use). Newest first.
+ * chain of `length` commits (oldest 0, HEAD `length - 1`), newest first: for
+ * each k ≥ 0 the newest commit before HEAD whose index is a multiple of 2^k
+ * (dense near HEAD), and every multiple of the stride — the smallest power
+ * of two that makes at most {@linkcode SPREAD} of them — down to the root
+ * (spread over all history). Both stay the same from one HEAD to the next but
+ * for a few, so cached answers stay of use.
  *
  * @example
  * ```ts
  * import { sampleIndexes } from "./read_drift_history.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(sampleIndexes(10), [8, 0]);
- * assert.deepEqual(sampleIndexes(12), [10, 8, 0]);
+ * assert.deepEqual(sampleIndexes(10), [8, 7, 6, 5, 4, 3, 2, 1, 0]);
+ * assert.equal(sampleIndexes(9168).length, 24);
  * assert.deepEqual(sampleIndexes(1), []);
  * ```
  */
 export function sampleIndexes(length: number): number[] {
   if (length < 2) return [];
-  const out: number[] = [];
+  const out = new Set<number>();
   const top = length - 2;
   for (let step = 1;; step *= 2) {
     const index = Math.floor(top / step) * step;
-    if (out.at(-1) !== index) out.push(index);
+    out.add(index);
     if (index === 0) break;
   }
-  return out;
+  let stride = 1;
+  while (Math.floor(top / stride) + 1 > SPREAD) stride *= 2;
+  for (let index = 0; index <= top; index += stride) out.add(index);
+  return [...out].sort((a, b) => b - a);
 }
+
+/** At most this many trees spread evenly over the history (besides the dense ones near HEAD). */
+export const SPREAD = 24;
 
 /**
  * The drift data a scan cache holds, checked field by field; `undefined` when
@@ -358,8 +367,13 @@ async function _log(root: string, range: string[], isCode: (path: string) => boo
 }
 
 /**
- * One `git grep` of the trees of `commits` for `terms` (fixed strings, whole
- * words, text files): commit → the terms found in a code path.
+ * Which of `terms` the code files of each of `commits` (oldest first) have as
+ * whole words: commit → the terms found. Three git processes whatever the
+ * number of commits and terms: `ls-tree` of the oldest tree, one `diff-tree
+ * --stdin` from each tree to the next, one `cat-file --batch` of every code
+ * blob they hold once (trees share most blobs); the words are matched here
+ * (see {@linkcode _blobWords}), not by git, whose cost grows with the number
+ * of patterns.
  */
 async function _grep(
   root: string,
@@ -369,28 +383,105 @@ async function _grep(
 ): Promise<Map<string, Set<string>>> {
   const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
   if (commits.length === 0 || terms.length === 0) return found;
-  const { stdout } = await runGit(
-    root,
-    ["grep", "-I", "-F", "-w", "-o", "--null", "--no-color", "-f", "-", ...commits, "--"],
-    { stdin: terms.join("\n") + "\n", okCodes: [0, 1] },
-  );
-  const wanted = new Set(terms);
   const codeOf = new Map<string, boolean>();
-  for (let at = 0; at < stdout.length;) {
-    const colon = stdout.indexOf(0x3a, at);
-    const nul = stdout.indexOf(0, colon);
-    let end = stdout.indexOf(0x0a, nul);
-    if (colon < 0 || nul < 0) break;
-    if (end < 0) end = stdout.length;
-    const commit = _ascii(stdout, at, colon);
-    const path = decodePath(stdout.subarray(colon + 1, nul));
-    const term = _ascii(stdout, nul + 1, end);
-    at = end + 1;
-    let code = codeOf.get(path);
-    if (code === undefined) codeOf.set(path, code = isCode(path));
-    if (code && wanted.has(term)) found.get(commit)?.add(term);
+  const code = (path: string) => {
+    let yes = codeOf.get(path);
+    if (yes === undefined) codeOf.set(path, yes = isCode(path));
+    return yes;
+  };
+  const tree = new Map<string, string>();
+  const listed = await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", commits[0]]);
+  for (const entry of decodeNulTerminated(listed.stdout)) {
+    const tab = entry.indexOf("\t");
+    const [mode, type, oid] = entry.slice(0, tab).split(" ");
+    const path = entry.slice(tab + 1);
+    if (type === "blob" && _REGULAR.has(mode) && code(path)) tree.set(path, oid);
   }
+  const trees: string[][] = [[...tree.values()]];
+  if (commits.length > 1) {
+    const stdin = commits.slice(1).map((c, i) => `${c} ${commits[i]}\n`).join("");
+    const diff = await runGit(
+      root,
+      ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin"],
+      { stdin },
+    );
+    const tokens = decodeNulTerminated(diff.stdout);
+    let started = false;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (!token.startsWith(":")) {
+        // A commit's header: the tree before it is complete.
+        if (started) trees.push([...tree.values()]);
+        started = true;
+        continue;
+      }
+      const [, mode, , oid, status] = token.slice(1).split(" ");
+      const path = tokens[++i];
+      if (status === "D" || !_REGULAR.has(mode) || !code(path)) tree.delete(path);
+      else tree.set(path, oid);
+    }
+    if (started) trees.push([...tree.values()]);
+  }
+  const oids = [...new Set(trees.flat())];
+  const wanted = new Set(terms);
+  const words = new Map<string, Set<string>>();
+  if (oids.length > 0) {
+    const { stdout } = await runGit(root, ["cat-file", "--batch"], {
+      stdin: oids.join("\n") + "\n",
+    });
+    for (let at = 0; at < stdout.length;) {
+      const eol = stdout.indexOf(0x0a, at);
+      if (eol < 0) break;
+      const [oid, type, size] = _ascii(stdout, at, eol).split(" ");
+      if (type !== "blob") {
+        at = eol + 1;
+        continue;
+      }
+      const bytes = stdout.subarray(eol + 1, eol + 1 + Number(size));
+      words.set(oid, _blobWords(bytes, wanted));
+      at = eol + 1 + Number(size) + 1;
+    }
+  }
+  commits.forEach((commit, i) => {
+    const has = found.get(commit)!;
+    for (const oid of trees[i] ?? []) for (const term of words.get(oid) ?? []) has.add(term);
+  });
   return found;
+}
+
+/** Modes of regular files (symlinks and submodules are not code). */
+const _REGULAR = new Set(["100644", "100755"]);
+/** git's word characters (`git grep -w`). */
+const _GIT_WORD = /[A-Za-z0-9_]+/g;
+/** Runs that may hold a flag's name or a `$` name: word characters, `$`, inner `-`. */
+const _LONG_WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
+
+/**
+ * The wanted terms a blob has as whole words, as `git grep -I -F -w` finds
+ * them or more (a text blob: no NUL in its first 8,000 bytes): every run of
+ * git's word characters, and every run of them joined by `$` or inner `-`
+ * with each of its `-`-separated sub-runs. More matches only make an
+ * element present, never stale.
+ */
+function _blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
+  const has = new Set<string>();
+  if (bytes.subarray(0, 8000).includes(0)) return has;
+  const text = new TextDecoder().decode(bytes);
+  for (const m of text.matchAll(_GIT_WORD)) if (wanted.has(m[0])) has.add(m[0]);
+  for (const m of text.matchAll(_LONG_WORD)) {
+    const run = m[0];
+    if (wanted.has(run)) has.add(run);
+    if (run.indexOf("-") < 0) continue;
+    const parts = run.split("-");
+    if (parts.length > 8) continue;
+    for (let a = 0; a < parts.length; a++) {
+      for (let b = a + 2; b <= parts.length; b++) {
+        const sub = parts.slice(a, b).join("-");
+        if (wanted.has(sub)) has.add(sub);
+      }
+    }
+  }
+  return has;
 }
 
 function _ascii(bytes: Uint8Array, from: number, to: number): string {
