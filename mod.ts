@@ -72,6 +72,7 @@ export {
   type Config,
   CONFIG_FILE_NAME,
   defaultConfig,
+  type DriftConfig,
   type Lifetime,
   loadConfig,
   type Rule,

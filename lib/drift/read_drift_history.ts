@@ -11,7 +11,7 @@
  * @module
  */
 
-import { decodeNulTerminated, decodePath } from "../core/decode_path.ts";
+import { decodeNulTerminated } from "../core/decode_path.ts";
 import { runGit } from "../git/run_git.ts";
 
 /** What the scan cache keeps of the history work (see {@linkcode readDriftHistory}). */

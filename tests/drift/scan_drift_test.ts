@@ -250,12 +250,11 @@ Deno.test("the text summary has a section for each drift signal", async () => {
   const text = renderScanText((await scan(repo.path)).artifact, { written: undefined });
   assert.match(text, /stale references \(code elements the code no longer has\): 4 in 1 doc/);
   assert.match(text, /docs\/guide\.md:3 `parseConfig\(\)` last seen 2025-01-01/);
-  assert.match(
-    text,
-    /code drift \(files changed after the doc\): 1 in 1 doc\n  docs\/guide\.md → src\/config\.ts: 1 commit after, 10 days later/,
-  );
-  assert.match(
-    text,
-    /reviews due: 1 in 1 doc\n  due\.md  reviewed 2025-01-01, 151 days ago \(every 30 days\)/,
-  );
+  assert.ok(text.includes(
+    "code drift (files changed after the doc): 1 in 1 doc\n" +
+      "  docs/guide.md → src/config.ts: 1 commit after, 10 days later\n",
+  ));
+  assert.ok(text.includes(
+    "reviews due: 1 in 1 doc\n  due.md  reviewed 2025-01-01, 151 days ago (every 30 days)\n",
+  ));
 });
