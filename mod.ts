@@ -74,7 +74,9 @@ export {
   defaultConfig,
   type DriftConfig,
   type Lifetime,
+  type LinksConfig,
   loadConfig,
+  type Renderer,
   type Rule,
 } from "./lib/config/load_config.ts";
 export { parseConfig } from "./lib/config/parse_config.ts";

@@ -1,3 +1,4 @@
+#!/usr/bin/env -S deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git
 /**
  * `scan.ts` — the scanner: lists the docs in scope, drops what must never be
  * touched (excluded dirs, `.dochygiene-ignore`, frozen, append-only) and
@@ -15,7 +16,8 @@ import { join } from "node:path";
 import { atomicWrite } from "./lib/fs/atomic_write.ts";
 import { formatScanJson } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
-import { renderScanText } from "./lib/scan/render_scan_text.ts";
+import { scanOutput } from "./lib/findings/scan_output.ts";
+import { parseFailOn } from "./lib/findings/parse_fail_on.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import { type ScanOutcome, scanRepository } from "./lib/scan/scan_repository.ts";
 import { SCAN_CACHE_FILE_NAME } from "./lib/scan/scan_cache.ts";
@@ -41,13 +43,19 @@ options:
   --no-write          only print the artifact; write nothing
   --no-cache          read and analyse every doc: neither use nor write .dochygiene/scan-cache.json
   --root DIR          start directory for root resolution (default: the current directory)
-  --format json|text  json: the artifact; text: a summary (default: json when stdout is
-                      not a terminal)
+  --format FORMAT     json: the artifact; text: a summary with findings as
+                      file:line:col lines; sarif: SARIF 2.1.0; github: GitHub Actions
+                      annotations (default: json when stdout is not a terminal, else text)
+  --fail-on KINDS     exit 1 when the shortlist has findings of these kinds (comma list:
+                      broken_link,broken_anchor,missing_path,malformed_frontmatter,
+                      duplicate, or all); the output is the same
+  --all               text: list every finding (default: the first 20)
   -h, --help          print this help
   -V, --version       print the version
 
-exit codes: 0 success, 1 could not do the job (git failed, no write permission),
-2 usage or input error (unknown flag, invalid .dochygiene.yml or .dochygiene-ignore)
+exit codes: 0 success, 1 findings of the --fail-on kinds (stderr: "--fail-on: …") or could
+not do the job (git failed, no write permission), 2 usage or input error (unknown flag,
+invalid .dochygiene.yml or .dochygiene-ignore)
 `;
 
 /** Show progress only for scans that last longer than this (milliseconds). */
@@ -69,7 +77,13 @@ export function main(args: string[]): Promise<number> {
     {
       name: "scan",
       usage: USAGE,
-      options: { "no-write": { type: "boolean" }, "no-cache": { type: "boolean" } },
+      options: {
+        "no-write": { type: "boolean" },
+        "no-cache": { type: "boolean" },
+        "fail-on": { type: "string" },
+        all: { type: "boolean" },
+      },
+      formats: ["sarif", "github"],
     },
     args,
     _run,
@@ -78,6 +92,9 @@ export function main(args: string[]): Promise<number> {
 
 async function _run(ctx: SeamContext): Promise<SeamResult> {
   const write = ctx.values["no-write"] !== true;
+  const failOn = typeof ctx.values["fail-on"] === "string"
+    ? parseFailOn(ctx.values["fail-on"])
+    : undefined;
   const config = await loadConfig(ctx.root);
   if (write) assertWritePermission(await resolveStateDir(ctx.root), ctx.root);
   const progress = _progress();
@@ -99,14 +116,23 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   // cache) before the artifact is serialised: a lower peak.
   if (dir !== undefined) await _writeCache(dir, outcome.cacheBytes, warnings);
   outcome = {};
+  // After the cache: a warning of its write is among those printed.
+  const written = write ? `${STATE_DIR_NAME}/${SCAN_FILE_NAME}` : undefined;
+  const output = scanOutput(artifact, {
+    format: ctx.format,
+    failOn,
+    all: ctx.values.all === true,
+    written,
+    warnings,
+    color: ctx.color,
+  });
+  if (output.gate !== undefined) artifact.fail_on = output.gate;
   // Serialised and encoded once, for scan.json and stdout alike (one line per doc).
   const jsonText = write || ctx.format === "json"
     ? new TextEncoder().encode(formatScanJson(artifact))
     : undefined;
-  let written: string | undefined;
   if (dir !== undefined) {
     await atomicWrite(join(dir, SCAN_FILE_NAME), jsonText!);
-    written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
     for (const target of [SCAN_FILE_NAME, SCAN_CACHE_FILE_NAME]) {
@@ -118,12 +144,10 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   return {
     json: artifact,
     jsonText,
-    // The summary is only rendered when it is printed (it costs ~0.1 s on 20,000 docs).
-    text: ctx.format === "text"
-      ? renderScanText(artifact, { written, warnings, color: ctx.color })
-      : "",
-    // Text output lists the warnings itself; JSON consumers get them on stderr.
-    stderr: ctx.format === "json" ? warnings.map((w) => `warning: ${w}`) : undefined,
+    text: output.text,
+    exitCode: output.exitCode,
+    // Text output lists the warnings itself; the other formats' readers get them on stderr.
+    stderr: output.stderr,
   };
 }
 

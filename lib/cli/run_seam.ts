@@ -15,8 +15,11 @@ import { findRoot } from "../fs/find_root.ts";
 import { basename, dirname } from "../fs/path.ts";
 import { VERSION } from "../core/version.ts";
 
-/** Output format of a seam. */
-export type Format = "json" | "text";
+/**
+ * Output format of a seam: `json` and `text` for every seam; a seam may
+ * accept more (`scan.ts`: `sarif`, `github`), printed as its `text`.
+ */
+export type Format = "json" | "text" | "sarif" | "github";
 
 /** What a seam's `main` receives. */
 export interface SeamContext {
@@ -66,6 +69,8 @@ export interface SeamSpec {
   options?: ParseArgsConfig["options"];
   /** Whether positionals (subcommands) are accepted. */
   allowPositionals?: boolean;
+  /** Formats accepted beyond `json` and `text` (printed as the result's `text`). */
+  formats?: readonly Format[];
 }
 
 const _COMMON: NonNullable<ParseArgsConfig["options"]> = {
@@ -103,7 +108,8 @@ export async function runSeam(
     write: _write,
   },
 ): Promise<number> {
-  let format: Format = _guessFormat(args);
+  const formats: readonly Format[] = ["json", "text", ...spec.formats ?? []];
+  let format: Format = _guessFormat(args, formats);
   // A write that fails (a full disk, a closed stream) is returned, never thrown: the exit code
   // stays the job's, and a failure's message still reaches whichever stream works.
   const put = (stream: "stdout" | "stderr", text: string | Uint8Array): unknown => {
@@ -138,11 +144,13 @@ export async function runSeam(
     const { values, positionals, tokens } = parsed;
     for (const token of tokens) {
       if (token.kind !== "option" || token.name !== "format") continue;
-      if (token.value === "json" || token.value === "text") continue;
+      if (formats.includes(token.value as Format)) continue;
       format = "json";
       throw new DochygieneError(
         "USAGE",
-        `--format must be json or text (got "${token.value}")`,
+        `--format must be ${formats.slice(0, -1).join(", ")} or ${
+          formats.at(-1)
+        } (got "${token.value}")`,
         2,
       );
     }
@@ -308,13 +316,13 @@ function _usageProblem(err: unknown): string {
  * else by whether stdout is a terminal; known before the arguments parse, so
  * parse errors use it too. An invalid `--format` value is then refused (as JSON).
  */
-function _guessFormat(args: string[]): Format {
+function _guessFormat(args: string[], formats: readonly Format[]): Format {
   let value: string | undefined;
   for (let i = 0; i < args.length && args[i] !== "--"; i++) {
     if (args[i] === "--format") value = args[++i];
     else if (args[i].startsWith("--format=")) value = args[i].slice("--format=".length);
   }
-  if (value === "text" || value === "json") return value;
+  if (formats.includes(value as Format)) return value as Format;
   return Deno.stdout.isTerminal() ? "text" : "json";
 }
 

@@ -65,6 +65,40 @@ export interface Config {
   rules: Rule[];
   /** The drift signals' settings. */
   drift: DriftConfig;
+  /** How links are resolved: the docs' renderer (docs/configuration.md `links`); absent = detected. */
+  links?: LinksConfig;
+}
+
+/** A docs renderer whose link rules dochygiene models (docs/signals.md "Renderers"). */
+export type Renderer = "github" | "vitepress" | "docusaurus" | "mkdocs" | "mdbook";
+
+/**
+ * Every {@linkcode Renderer}.
+ *
+ * @example
+ * ```ts
+ * import { RENDERERS } from "./load_config.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(RENDERERS.includes("vitepress"));
+ * ```
+ */
+export const RENDERERS: readonly Renderer[] = [
+  "github",
+  "vitepress",
+  "docusaurus",
+  "mkdocs",
+  "mdbook",
+];
+
+/** `.dochygiene.yml`'s `links:` (docs/configuration.md). */
+export interface LinksConfig {
+  /** `auto` (default): detected from the repository; else this renderer. */
+  renderer?: "auto" | Renderer;
+  /** The site's source root (root-relative directory), instead of the detected one. */
+  root?: string;
+  /** Extensions an extensionless or `.html` link may stand for (default `md`; Docusaurus `md`, `mdx`). */
+  fallback_extensions?: string[];
 }
 
 /**

@@ -12,6 +12,8 @@ import {
   type DriftConfig,
   invalidConfig,
   type Lifetime,
+  type LinksConfig,
+  RENDERERS,
   type Rule,
 } from "./load_config.ts";
 import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
@@ -22,7 +24,6 @@ import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
 // Config globs are validated, then matched, with the glob engine.
 await loadGlobEngine();
 
-const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules", "drift"];
 const _DRIFT_KEYS = [
   "stale_reference",
   "code_drift",
@@ -32,6 +33,8 @@ const _DRIFT_KEYS = [
   "exclude_code",
   "exclude_elements",
 ];
+const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules", "links", "drift"];
+const _LINKS_KEYS = ["renderer", "root", "fallback_extensions"];
 const _RULE_KEYS = [
   "match",
   "lifetime",
@@ -158,6 +161,7 @@ export function parseConfig(text: string): Config {
   if (raw.drift !== undefined && raw.drift !== null) {
     check(() => config.drift = _drift(raw.drift, problems));
   }
+  if (raw.links !== undefined && raw.links !== null) config.links = _links(raw.links, problems);
   if (problems.length === 1) throw invalidConfig(problems[0]);
   if (problems.length > 1) {
     throw invalidConfig(
@@ -178,6 +182,54 @@ export const DRIFT_KEYS: readonly string[] = _DRIFT_KEYS;
 
 /** The lifetimes a rule may have. */
 export const LIFETIMES: readonly Lifetime[] = _LIFETIMES;
+
+/** The `links:` mapping (docs/configuration.md), its problems added to `problems`. */
+function _links(raw: unknown, problems: string[]): LinksConfig {
+  const links: LinksConfig = {};
+  if (!_isRecord(raw)) {
+    problems.push(`links: must be a mapping (${_LINKS_KEYS.join(", ")})`);
+    return links;
+  }
+  for (const key of Object.keys(raw)) {
+    if (!_LINKS_KEYS.includes(key)) problems.push(_unknownKey(`links.${key}`, key, _LINKS_KEYS));
+  }
+  const renderers = ["auto", ...RENDERERS];
+  if (raw.renderer !== undefined) {
+    if (typeof raw.renderer === "string" && renderers.includes(raw.renderer)) {
+      links.renderer = raw.renderer as LinksConfig["renderer"];
+    } else {
+      const near = typeof raw.renderer === "string" ? _nearest(raw.renderer, renderers) : undefined;
+      problems.push(
+        `links.renderer: must be one of ${renderers.join(", ")} (got ${
+          JSON.stringify(raw.renderer)
+        }${near ? `; did you mean "${near}"?` : ""})`,
+      );
+    }
+  }
+  if (raw.root !== undefined) {
+    if (
+      typeof raw.root !== "string" || raw.root.startsWith("/") || raw.root.split("/").includes("..")
+    ) {
+      problems.push(
+        `links.root: must be a directory relative to the root, without ".." (got ${
+          JSON.stringify(raw.root)
+        })`,
+      );
+    } else links.root = raw.root;
+  }
+  if (raw.fallback_extensions !== undefined) {
+    const list = raw.fallback_extensions;
+    if (
+      !Array.isArray(list) || list.length === 0 ||
+      !list.every((e) => typeof e === "string" && /^\.?[A-Za-z0-9]+$/.test(e))
+    ) {
+      problems.push(
+        "links.fallback_extensions: must be a non-empty list of extensions (e.g. [md, mdx])",
+      );
+    } else links.fallback_extensions = list as string[];
+  }
+  return links;
+}
 
 /** Runs one check, keeping its problem (an `INVALID_CONFIG` detail) and going on. */
 function _collect(problems: string[], fn: () => void): void {

@@ -16,8 +16,14 @@ export interface RenderScanOptions {
   warnings?: readonly string[];
   /** ANSI colour (only on a terminal with `NO_COLOR` unset and `TERM` not `dumb`). */
   color?: boolean;
-  /** Findings shown per kind (default 5). */
+  /** Findings shown per kind (default 5; `Infinity` for all). */
   perKind?: number;
+  /** Kinds left out of the per-kind sections: the caller lists them (`lib/findings`). */
+  omitKinds?: ReadonlySet<string>;
+  /** Lines the caller adds after the per-kind sections, before the warnings. */
+  extra?: readonly string[];
+  /** A last line, after where the artifact is (e.g. the findings' summary). */
+  closing?: string;
 }
 
 /** Finding kinds in the order they are summarised, with what a line shows. */
@@ -90,6 +96,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   }
 
   for (const [kind, title] of _KINDS) {
+    if (options.omitKinds?.has(kind)) continue;
     const rows: string[] = [];
     let docs = 0;
     for (const path of artifact.shortlist) {
@@ -106,6 +113,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
     if (rows.length > perKind) out.push(dim(`  … and ${rows.length - perKind} more`));
   }
 
+  if (options.extra !== undefined && options.extra.length > 0) out.push("", ...options.extra);
   const warnings = options.warnings ?? [];
   if (warnings.length > 0) {
     out.push("", warn(`warnings: ${warnings.length}`));
@@ -118,6 +126,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
       ? "artifact: not written (--no-write); use --format json to see it"
       : `artifact: ${options.written}`,
   );
+  if (options.closing !== undefined) out.push(options.closing);
   return out.join("\n") + "\n";
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { detectSite } from "../site/detect_site.ts";
 import { join } from "node:path";
 import { analyzeDoc } from "../markdown/analyze_doc.ts";
 import type { DocLink } from "../markdown/extract_links.ts";
@@ -265,8 +266,13 @@ async function _scan(
       read.mtimeMs = 0; // removed since it was read
     }
   }
+  const readText = _textReader(root);
+  // The renderer's config is read once per scan.
+  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
   const artifact = scanDocs({
     root,
+    site,
+    readText,
     config,
     now: options.clock.now(),
     git,
@@ -530,6 +536,20 @@ function _lazyDiskLookup(root: string): DiskLookup {
     caseTwin: (path: string) => made().caseTwin?.(path) ?? false,
     holds: (dir: string, count: number) => made().holds?.(dir, count) ?? false,
   });
+}
+
+/** Reads a root-relative regular file (never through a symlink) of at most 4 MB as text. */
+function _textReader(root: string): (path: string) => string | undefined {
+  return (path) => {
+    try {
+      const full = join(root, path);
+      const info = Deno.lstatSync(full);
+      if (!info.isFile || info.size > 4 * 1024 * 1024) return undefined;
+      return new TextDecoder().decode(Deno.readFileSync(full));
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */

@@ -43,6 +43,9 @@ function valid(schema: Schema, value: unknown, root: Schema = SCHEMA): boolean {
       return false;
     }
   }
+  if (Array.isArray(value) && typeof schema.minItems === "number") {
+    if (value.length < schema.minItems) return false;
+  }
   if (Array.isArray(value) && schema.items !== undefined) {
     if (!value.every((item) => check(schema.items, item))) return false;
   }
@@ -116,6 +119,16 @@ const SAMPLES: [string, boolean][] = [
   ["excluded_dirs: [a/b]\n", false],
   ["excluded_dirs: ['..']\n", false],
   ["rules:\n", true],
+  ["links:\n", true],
+  ["links: {renderer: vitepress, root: docs/, fallback_extensions: [md, mdx]}\n", true],
+  ["links: {renderer: auto}\n", true],
+  ["links: {renderer: vitepres}\n", false],
+  ["links: {rendrer: vitepress}\n", false],
+  ["links: {root: /docs}\n", false],
+  ["links: {root: ../docs}\n", false],
+  ["links: {fallback_extensions: []}\n", false],
+  ["links: {fallback_extensions: [md, 'x/y']}\n", false],
+  ["links: vitepress\n", false],
   ["rules: []\n", true],
   ["rules: {match: a}\n", false],
   ["rules: [a.md]\n", false],
