@@ -97,7 +97,12 @@ function _describe(signal: Signal): { subject: string; message: string } {
       };
     }
     case "malformed_frontmatter":
-      return { subject: signal.reason, message: `malformed frontmatter: ${signal.reason}` };
+      return {
+        subject: signal.reason,
+        // With a hygiene: line, prune protects the doc until its YAML is fixed (docs/prune.md).
+        message: `malformed frontmatter: ${signal.reason}` +
+          (signal.hygiene ? " (has a hygiene: line: prune keeps it until the YAML is fixed)" : ""),
+      };
     case "duplicate":
       return { subject: "", message: `same content as ${signal.of.join(", ")}` };
     default: {
