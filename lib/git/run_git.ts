@@ -103,6 +103,9 @@ export async function runGit(
     }
     throw err;
   }
+  // Output is collected while stdin is written: a command that answers as it reads (`cat-file
+  // --batch`) would otherwise fill its stdout pipe and stop reading, and both would wait.
+  const output = child.output();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
     const data = typeof options.stdin === "string"
@@ -111,7 +114,7 @@ export async function runGit(
     await writer.write(data).catch(() => {});
     await writer.close().catch(() => {});
   }
-  const out = await child.output();
+  const out = await output;
   const result = {
     code: out.code,
     stdout: out.stdout,
