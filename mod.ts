@@ -72,8 +72,11 @@ export {
   type Config,
   CONFIG_FILE_NAME,
   defaultConfig,
+  type DriftConfig,
   type Lifetime,
+  type LinksConfig,
   loadConfig,
+  type Renderer,
   type Rule,
 } from "./lib/config/load_config.ts";
 export { parseConfig } from "./lib/config/parse_config.ts";
@@ -119,6 +122,9 @@ export {
   type ScanArtifact,
   type Signal,
 } from "./lib/scan/scan_docs.ts";
+export { codeElement, elementTerms } from "./lib/drift/code_element.ts";
+export { type ReviewFacts, reviewFacts } from "./lib/drift/review_facts.ts";
+export { CODE_DRIFT_CAP, type CommitRef, type DriftSignal } from "./lib/drift/drift_signals.ts";
 
 // Lifecycle deletion.
 export {

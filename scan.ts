@@ -1,3 +1,4 @@
+#!/usr/bin/env -S deno run --no-prompt --allow-read --allow-write=.dochygiene --allow-env --allow-run=git
 /**
  * `scan.ts` — the scanner: lists the docs in scope, drops what must never be
  * touched (excluded dirs, `.dochygiene-ignore`, frozen, append-only) and
@@ -18,6 +19,7 @@ import { scanJsonChunks } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { OVERVIEW_FORMATS, scanView } from "./lib/overview/scan_view.ts";
 import { underDir } from "./lib/overview/restrict_artifact.ts";
+import { parseFailOn } from "./lib/findings/parse_fail_on.ts";
 import { runSeam, type SeamContext, type SeamResult } from "./lib/cli/run_seam.ts";
 import { type ScanOutcome, scanRepository } from "./lib/scan/scan_repository.ts";
 import { SCAN_CACHE_FILE_NAME } from "./lib/scan/scan_cache.ts";
@@ -43,16 +45,23 @@ options:
   --no-write          only print the artifact; write nothing
   --no-cache          read and analyse every doc: neither use nor write .dochygiene/scan-cache.json
   --root DIR          start directory for root resolution (default: the current directory)
-  --format FORMAT     json: the artifact; text: a summary (default: json when stdout is
-                      not a terminal); overview, overview-json: per directory counts and
-                      the docs with the most findings, bounded in size (docs/scan.md)
-  --under DIR         print only the docs in DIR (root-relative; repeatable): the artifact,
-                      summary or overview of that subtree; scan.json is still the whole scan
+  --format FORMAT     json: the artifact; text: a summary with findings as
+                      file:line:col lines; sarif: SARIF 2.1.0; github: GitHub Actions
+                      annotations (default: json when stdout is not a terminal, else text);
+                      overview, overview-json: per directory counts and the docs with the
+                      most findings, at most 32 KiB (docs/scan.md)
+  --under DIR         print only the docs in DIR (root-relative; repeatable), in any format;
+                      scan.json is still the whole scan
+  --fail-on KINDS     exit 1 when the shortlist has findings of these kinds (comma list:
+                      broken_link,broken_anchor,missing_path,malformed_frontmatter,
+                      duplicate, or all); the output is the same
+  --all               text: list every finding (default: the first 20)
   -h, --help          print this help
   -V, --version       print the version
 
-exit codes: 0 success, 1 could not do the job (git failed, no write permission),
-2 usage or input error (unknown flag, invalid .dochygiene.yml or .dochygiene-ignore)
+exit codes: 0 success, 1 findings of the --fail-on kinds (stderr: "--fail-on: …") or could
+not do the job (git failed, no write permission), 2 usage or input error (unknown flag,
+invalid .dochygiene.yml or .dochygiene-ignore)
 `;
 
 /** Show progress only for scans that last longer than this (milliseconds). */
@@ -77,9 +86,11 @@ export function main(args: string[]): Promise<number> {
       options: {
         "no-write": { type: "boolean" },
         "no-cache": { type: "boolean" },
+        "fail-on": { type: "string" },
+        all: { type: "boolean" },
         under: { type: "string", multiple: true },
       },
-      formats: OVERVIEW_FORMATS,
+      formats: ["sarif", "github", ...OVERVIEW_FORMATS],
     },
     args,
     _run,
@@ -89,6 +100,9 @@ export function main(args: string[]): Promise<number> {
 async function _run(ctx: SeamContext): Promise<SeamResult> {
   const write = ctx.values["no-write"] !== true;
   const under = ((ctx.values.under ?? []) as string[]).map((dir) => underDir(dir, ctx.root));
+  const failOn = typeof ctx.values["fail-on"] === "string"
+    ? parseFailOn(ctx.values["fail-on"])
+    : undefined;
   const config = await loadConfig(ctx.root);
   if (write) assertWritePermission(await resolveStateDir(ctx.root), ctx.root);
   const progress = _progress();
@@ -101,7 +115,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       clock: ctx.clock,
       onProgress: progress.update,
       cacheFile: ctx.values["no-cache"] === true ? undefined : await _cacheFile(ctx.root),
-      // The cache is written (and let go of) before the artifact is made: a lower peak.
+      // The cache is written (and let go of) before the artifact is serialised: a lower peak.
       onCache: write
         ? async (bytes) => _writeCache(await ensureStateDir(ctx.root), bytes, cacheWarnings)
         : undefined,
@@ -114,13 +128,22 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   const dir = write ? await ensureStateDir(ctx.root) : undefined;
   // Let go of all the artifact was made from (every doc's facts) before it is serialised.
   outcome = {};
-  // Written and printed in pieces as they are made (one line per doc), never held whole: the
-  // artifact's text is ~500 bytes a doc.
-  const whole = ctx.format === "json" && under.length === 0;
-  let written: string | undefined;
+  // After the cache: a warning of its write is among those printed. (The summary is only
+  // rendered when it is printed: it costs ~0.1 s on 20,000 docs.)
+  const written = write ? `${STATE_DIR_NAME}/${SCAN_FILE_NAME}` : undefined;
+  const view = scanView(artifact, {
+    format: ctx.format,
+    under,
+    failOn,
+    all: ctx.values.all === true,
+    written,
+    warnings,
+    color: ctx.color,
+  });
   if (dir !== undefined) {
+    // Written and printed in pieces as they are made (one line per doc), never held whole: the
+    // artifact's text is ~500 bytes a doc.
     await atomicWriteChunks(join(dir, SCAN_FILE_NAME), _encoded(scanJsonChunks(artifact)));
-    written = `${STATE_DIR_NAME}/${SCAN_FILE_NAME}`;
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
     for (const target of [SCAN_FILE_NAME, SCAN_CACHE_FILE_NAME]) {
@@ -129,20 +152,13 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       }
     }
   }
-  // The summary is only rendered when it is printed (it costs ~0.1 s on 20,000 docs).
-  const view = whole ? "" : scanView(artifact, {
-    format: ctx.format,
-    under,
-    written,
-    warnings,
-    color: ctx.color,
-  });
   return {
     json: artifact,
-    jsonText: whole ? _encoded(scanJsonChunks(artifact)) : view,
-    text: view,
-    // Text output lists the warnings itself; JSON and overview readers get them on stderr.
-    stderr: ctx.format !== "text" ? warnings.map((w) => `warning: ${w}`) : undefined,
+    jsonText: ctx.format === "json" ? _encoded(scanJsonChunks(view.shown)) : undefined,
+    text: view.text,
+    exitCode: view.exitCode,
+    // Text output lists the warnings itself; the other formats' readers get them on stderr.
+    stderr: view.stderr,
   };
 }
 

@@ -50,7 +50,12 @@ export async function applyRemove(
   ).split("\0").filter((p) => p !== "" && !exact.has(p));
   changed.push(...await changedBytes(git, root, raw));
   if (changed.length > 0) {
-    throw new Error(`${changed[0]} changed while pruning; run prune again`);
+    // The hygiene commit just ran the user's hooks: a --keep-index stash checks the staged
+    // deletion out over the worktree.
+    const during = staged.tree === null
+      ? ""
+      : " (by a hook while git commit ran — one that runs git stash --keep-index checks the staged deletion out over your files — or by another program)";
+    throw new Error(`${changed[0]} changed while pruning${during}; run prune again`);
   }
   if (trackedFiles.length > 0) {
     progress.removedTracked = true;

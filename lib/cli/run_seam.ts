@@ -15,8 +15,12 @@ import { findRoot } from "../fs/find_root.ts";
 import { basename, dirname } from "../fs/path.ts";
 import { VERSION } from "../core/version.ts";
 
-/** Output format of a seam. */
-export type Format = "json" | "text";
+/**
+ * Output format of a seam: `json` and `text` for every seam; a seam may
+ * accept more (`scan.ts`: `sarif`, `github`, `overview`, `overview-json`),
+ * printed as its `text`.
+ */
+export type Format = "json" | "text" | "sarif" | "github" | "overview" | "overview-json";
 
 /** What a seam's `main` receives. */
 export interface SeamContext {
@@ -30,7 +34,7 @@ export interface SeamContext {
    * `--format`, or `json` when stdout is not a terminal and `text` when it is;
    * one of the seam's own {@linkcode SeamSpec.formats} when given.
    */
-  format: Format | string;
+  format: Format;
   /** The injected clock (`DOCHYGIENE_NOW` or the system clock). */
   clock: Clock;
   /** Whether colour may be used (`text` on a terminal, `NO_COLOR` unset, `TERM` not `dumb`). */
@@ -72,11 +76,11 @@ export interface SeamSpec {
   /** Whether positionals (subcommands) are accepted. */
   allowPositionals?: boolean;
   /**
-   * Formats of the seam's own besides `json` and `text`: printed from
-   * `SeamResult.text` as they are; a failure prints the `{"ok": false}`
-   * document on stdout too when the name ends in `json`.
+   * Formats accepted beyond `json` and `text`: printed as the result's
+   * `text`; a failure prints the `{"ok": false}` document on stdout too when
+   * the name ends in `json`.
    */
-  formats?: readonly string[];
+  formats?: readonly Format[];
 }
 
 const _COMMON: NonNullable<ParseArgsConfig["options"]> = {
@@ -114,7 +118,8 @@ export async function runSeam(
     write: _write,
   },
 ): Promise<number> {
-  let format: Format | string = _guessFormat(args, spec.formats ?? []);
+  const formats: readonly Format[] = ["json", "text", ...spec.formats ?? []];
+  let format: Format = _guessFormat(args, formats);
   // A write that fails (a full disk, a closed stream) is returned, never thrown: the exit code
   // stays the job's, and a failure's message still reaches whichever stream works.
   const put = (stream: "stdout" | "stderr", text: string | Uint8Array): unknown => {
@@ -149,13 +154,12 @@ export async function runSeam(
     const { values, positionals, tokens } = parsed;
     for (const token of tokens) {
       if (token.kind !== "option" || token.name !== "format") continue;
-      if (token.value === "json" || token.value === "text") continue;
-      if (token.value !== undefined && spec.formats?.includes(token.value)) continue;
+      if (formats.includes(token.value as Format)) continue;
       format = "json";
       throw new DochygieneError(
         "USAGE",
-        `--format must be ${
-          ["json", "text", ...spec.formats ?? []].join(", ").replace(/, (\w[\w-]*)$/, " or $1")
+        `--format must be ${formats.slice(0, -1).join(", ")} or ${
+          formats.at(-1)
         } (got "${token.value}")`,
         2,
       );
@@ -323,15 +327,13 @@ function _usageProblem(err: unknown): string {
  * else by whether stdout is a terminal; known before the arguments parse, so
  * parse errors use it too. An invalid `--format` value is then refused (as JSON).
  */
-function _guessFormat(args: string[], own: readonly string[]): Format | string {
+function _guessFormat(args: string[], formats: readonly Format[]): Format {
   let value: string | undefined;
   for (let i = 0; i < args.length && args[i] !== "--"; i++) {
     if (args[i] === "--format") value = args[++i];
     else if (args[i].startsWith("--format=")) value = args[i].slice("--format=".length);
   }
-  if (value === "text" || value === "json" || (value !== undefined && own.includes(value))) {
-    return value;
-  }
+  if (formats.includes(value as Format)) return value as Format;
   return Deno.stdout.isTerminal() ? "text" : "json";
 }
 

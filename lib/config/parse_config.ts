@@ -9,8 +9,11 @@
 import {
   type Config,
   defaultConfig,
+  type DriftConfig,
   invalidConfig,
   type Lifetime,
+  type LinksConfig,
+  RENDERERS,
   type Rule,
 } from "./load_config.ts";
 import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
@@ -21,7 +24,17 @@ import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
 // Config globs are validated, then matched, with the glob engine.
 await loadGlobEngine();
 
-const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules"];
+const _DRIFT_KEYS = [
+  "stale_reference",
+  "code_drift",
+  "review",
+  "review_interval_days",
+  "exclude_docs",
+  "exclude_code",
+  "exclude_elements",
+];
+const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules", "links", "drift"];
+const _LINKS_KEYS = ["renderer", "root", "fallback_extensions"];
 const _RULE_KEYS = [
   "match",
   "lifetime",
@@ -145,6 +158,10 @@ export function parseConfig(text: string): Config {
     if (!Array.isArray(raw.rules)) problems.push("rules: must be a list of rules");
     else config.rules = raw.rules.map((r, i) => _rule(r, `rules[${i}]`, problems));
   }
+  if (raw.drift !== undefined && raw.drift !== null) {
+    check(() => config.drift = _drift(raw.drift, problems));
+  }
+  if (raw.links !== undefined && raw.links !== null) config.links = _links(raw.links, problems);
   if (problems.length === 1) throw invalidConfig(problems[0]);
   if (problems.length > 1) {
     throw invalidConfig(
@@ -160,8 +177,59 @@ export const CONFIG_KEYS: readonly string[] = _TOP_KEYS;
 /** The keys a rule takes (the JSON Schema lists the same). */
 export const RULE_KEYS: readonly string[] = _RULE_KEYS;
 
+/** The keys `drift:` takes (the JSON Schema lists the same). */
+export const DRIFT_KEYS: readonly string[] = _DRIFT_KEYS;
+
 /** The lifetimes a rule may have. */
 export const LIFETIMES: readonly Lifetime[] = _LIFETIMES;
+
+/** The `links:` mapping (docs/configuration.md), its problems added to `problems`. */
+function _links(raw: unknown, problems: string[]): LinksConfig {
+  const links: LinksConfig = {};
+  if (!_isRecord(raw)) {
+    problems.push(`links: must be a mapping (${_LINKS_KEYS.join(", ")})`);
+    return links;
+  }
+  for (const key of Object.keys(raw)) {
+    if (!_LINKS_KEYS.includes(key)) problems.push(_unknownKey(`links.${key}`, key, _LINKS_KEYS));
+  }
+  const renderers = ["auto", ...RENDERERS];
+  if (raw.renderer !== undefined) {
+    if (typeof raw.renderer === "string" && renderers.includes(raw.renderer)) {
+      links.renderer = raw.renderer as LinksConfig["renderer"];
+    } else {
+      const near = typeof raw.renderer === "string" ? _nearest(raw.renderer, renderers) : undefined;
+      problems.push(
+        `links.renderer: must be one of ${renderers.join(", ")} (got ${
+          JSON.stringify(raw.renderer)
+        }${near ? `; did you mean "${near}"?` : ""})`,
+      );
+    }
+  }
+  if (raw.root !== undefined) {
+    if (
+      typeof raw.root !== "string" || raw.root.startsWith("/") || raw.root.split("/").includes("..")
+    ) {
+      problems.push(
+        `links.root: must be a directory relative to the root, without ".." (got ${
+          JSON.stringify(raw.root)
+        })`,
+      );
+    } else links.root = raw.root;
+  }
+  if (raw.fallback_extensions !== undefined) {
+    const list = raw.fallback_extensions;
+    if (
+      !Array.isArray(list) || list.length === 0 ||
+      !list.every((e) => typeof e === "string" && /^\.?[A-Za-z0-9]+$/.test(e))
+    ) {
+      problems.push(
+        "links.fallback_extensions: must be a non-empty list of extensions (e.g. [md, mdx])",
+      );
+    } else links.fallback_extensions = list as string[];
+  }
+  return links;
+}
 
 /** Runs one check, keeping its problem (an `INVALID_CONFIG` detail) and going on. */
 function _collect(problems: string[], fn: () => void): void {
@@ -308,6 +376,50 @@ function _rule(raw: unknown, at: string, problems: string[]): Rule {
     }
   }
   return problems.length === before ? rule : fallback;
+}
+
+/** The `drift:` mapping, defaults filled in; each problem is kept in `problems`. */
+function _drift(raw: unknown, problems: string[]): DriftConfig {
+  const drift = defaultConfig().drift;
+  if (!_isRecord(raw)) throw invalidConfig(`drift: must be a mapping (${_DRIFT_KEYS.join(", ")})`);
+  const check = (fn: () => void) => _collect(problems, fn);
+  for (const key of Object.keys(raw)) {
+    if (!_DRIFT_KEYS.includes(key)) problems.push(_unknownKey(`drift.${key}`, key, _DRIFT_KEYS));
+  }
+  for (const key of ["stale_reference", "code_drift", "review"] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value === "boolean") drift[key] = value;
+    else problems.push(`drift.${key}: must be true or false${_quotedBool(value)}`);
+  }
+  const interval = raw.review_interval_days;
+  if (interval !== undefined && interval !== null) {
+    check(() => {
+      const days = _integer(interval, "drift.review_interval_days");
+      if (days < 1) throw invalidConfig("drift.review_interval_days: must be a whole number >= 1");
+      drift.review_interval_days = days;
+    });
+  }
+  for (const key of ["exclude_docs", "exclude_code"] as const) {
+    if (raw[key] === undefined) continue;
+    check(() => {
+      drift[key] = _stringList(raw[key], `drift.${key}`, problems);
+      drift[key].forEach((g, i) => check(() => _glob(g, `drift.${key}[${i}]`)));
+    });
+  }
+  if (raw.exclude_elements !== undefined) {
+    check(() =>
+      drift.exclude_elements = _stringList(raw.exclude_elements, "drift.exclude_elements", problems)
+    );
+  }
+  return drift;
+}
+
+/** For a boolean written in quotes, YAML's string: say so. */
+function _quotedBool(value: unknown): string {
+  return value === "true" || value === "false"
+    ? `, not the string "${value}" (write it without quotes)`
+    : "";
 }
 
 function _glob(glob: string, at: string): void {

@@ -4,34 +4,48 @@
  * @module
  */
 
-import { formatScanJson } from "../scan/format_scan_json.ts";
-import { renderScanText } from "../scan/render_scan_text.ts";
+import { type ScanOutput, scanOutput } from "../findings/scan_output.ts";
+import type { Format } from "../cli/run_seam.ts";
 import type { ScanArtifact } from "../scan/scan_docs.ts";
 import { OverviewBuilder } from "./overview_builder.ts";
 import { renderOverview } from "./render_overview.ts";
 import { restrictArtifact } from "./restrict_artifact.ts";
 
-/** The formats `scan.ts` adds to `json` and `text`. */
-export const OVERVIEW_FORMATS: readonly string[] = ["overview", "overview-json"];
+/** The formats `scan.ts` adds to `json` and `text` for the judge. */
+export const OVERVIEW_FORMATS: readonly Format[] = ["overview", "overview-json"];
 
 /** Options of {@linkcode scanView}. */
 export interface ScanViewOptions {
-  /** `json`, `text`, `overview` or `overview-json`. */
-  format: string;
+  /** `json`, `text`, `sarif`, `github`, `overview` or `overview-json`. */
+  format: Format;
   /** Normalised `--under` directories (see `underDir`); empty for the whole scan. */
   under: readonly string[];
+  /** The `--fail-on` kinds, when given (judged on the docs shown). */
+  failOn?: readonly string[];
+  /** `--all`: every finding in the text format. */
+  all?: boolean;
   /** Where the artifact was written (text summary only). */
-  written?: string;
-  /** Problems that did not stop the scan (text summary only). */
-  warnings?: readonly string[];
+  written: string | undefined;
+  /** Problems that did not stop the scan. */
+  warnings: readonly string[];
   /** ANSI colour (text summary only). */
   color?: boolean;
 }
 
+/** What {@linkcode scanView} gives the seam. */
+export interface ScanView extends ScanOutput {
+  /**
+   * The artifact of the docs shown: the scan's own without `--under` (with
+   * `fail_on` set under `--fail-on`), else its restriction to the subtrees.
+   */
+  shown: ScanArtifact;
+}
+
 /**
- * The text `scan.ts` prints: the artifact (`json`), its summary (`text`) or
- * its overview (`overview`, `overview-json`), each of the docs under the
- * `--under` directories only when some are given.
+ * The output of a scan in `options.format` — the artifact (`json`: printed by
+ * the caller from `shown`), its summary, SARIF, annotations (see
+ * `scanOutput`), or its overview (`overview`, `overview-json`) — each of the
+ * docs under the `--under` directories only when some are given.
  *
  * @example
  * ```ts
@@ -45,29 +59,29 @@ export interface ScanViewOptions {
  *   excluded: [], shortlist: ["a.md", "docs/b.md"],
  *   signals: { "a.md": [], "docs/b.md": [] },
  * };
- * const zoomed = JSON.parse(scanView(artifact, { format: "json", under: ["docs"] }));
- * assert.deepEqual(zoomed.shortlist, ["docs/b.md"]);
- * const overview = JSON.parse(scanView(artifact, { format: "overview-json", under: [] }));
- * assert.equal(overview.docs, 2);
+ * const zoomed = scanView(artifact, { format: "json", under: ["docs"], written: undefined, warnings: [] });
+ * assert.deepEqual(zoomed.shown.shortlist, ["docs/b.md"]);
+ * const overview = scanView(artifact, { format: "overview-json", under: [], written: undefined, warnings: [] });
+ * assert.equal(JSON.parse(overview.text).docs, 2);
  * ```
  */
-export function scanView(artifact: ScanArtifact, options: ScanViewOptions): string {
+export function scanView(artifact: ScanArtifact, options: ScanViewOptions): ScanView {
   const shown = options.under.length > 0 ? restrictArtifact(artifact, options.under) : artifact;
-  if (options.format === "json") return formatScanJson(shown);
-  if (options.format === "text") {
-    return renderScanText(shown, {
-      written: options.written,
-      warnings: options.warnings,
-      color: options.color,
-    });
-  }
+  const { format } = options;
+  // The overview is printed instead of the artifact: its warnings and `--fail-on` verdict (on
+  // stderr, and the exit code) are the artifact's.
+  const overview = format === "overview" || format === "overview-json";
+  const output = scanOutput(shown, { ...options, format: overview ? "json" : format });
+  if (output.gate !== undefined) shown.fail_on = output.gate;
+  if (!overview) return { ...output, shown };
   const builder = new OverviewBuilder();
   for (const path of shown.shortlist) builder.add(path, shown.signals[path]);
-  return renderOverview(builder, {
+  const text = renderOverview(builder, {
     generated_at: shown.generated_at,
     root: shown.root,
     git: shown.git,
     under: options.under.length > 0 ? [...options.under] : null,
     counts: shown.counts,
-  }, options.format === "overview" ? "text" : "json");
+  }, format === "overview" ? "text" : "json");
+  return { ...output, text, shown };
 }

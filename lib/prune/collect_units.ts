@@ -7,11 +7,17 @@
 
 import { join } from "node:path";
 import { decodePath, hasUndecodableBytes } from "../core/decode_path.ts";
-import { type ExistingPaths, existingPaths, governingRule } from "../config/governing_rule.ts";
+import {
+  type ExistingPaths,
+  existingPaths,
+  type Governance,
+  governingRule,
+} from "../config/governing_rule.ts";
 import type { ListedFile } from "../git/list_candidates.ts";
 import type { Rule } from "../config/load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
 import { shallowBoundary } from "../git/read_git_ages.ts";
+import { readRestoredAges } from "../git/read_restored_ages.ts";
 import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
 import { runGit } from "../git/run_git.ts";
 
@@ -71,7 +77,9 @@ export interface UnitCollection {
  *   them is not used;
  * - blocked: a directory unit holding a protected file, a file governed by
  *   another rule or unit, a submodule or nested repository, or a name that is
- *   not valid UTF-8 is never deletable, and says why.
+ *   not valid UTF-8 is never deletable, and says why; so is a unit that is a
+ *   submodule or nested repository (listed even though git lists no file in
+ *   it).
  *
  * The number of git processes is constant, whatever the number of units.
  *
@@ -116,10 +124,7 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
   const drafts = new Map<string, Draft>();
   const dirUnits = new Set<string>();
   const governed = new Map<string, string | undefined>();
-  for (const file of listing.files) {
-    const gov = governingRule(file.path, options.rules);
-    governed.set(file.path, gov?.unit);
-    if (gov === undefined) continue;
+  const draftOf = (gov: Governance): Draft => {
     let draft = drafts.get(gov.unit);
     if (!draft) {
       const kind = gov.unit.endsWith("/") ? "dir" : "file";
@@ -141,8 +146,28 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
       drafts.set(gov.unit, draft);
       if (kind === "dir") dirUnits.add(gov.unit);
     }
+    return draft;
+  };
+  const submodules = new Set<string>();
+  for (const file of listing.files) {
+    if (file.type === "gitlink") submodules.add(file.path);
+    const gov = governingRule(file.path, options.rules);
+    governed.set(file.path, gov?.unit);
+    if (gov === undefined) continue;
+    const draft = draftOf(gov);
     draft.files.push(file.path);
     if (file.tracked) draft.tracked++;
+  }
+  // A submodule (one gitlink entry) or a nested repository (no entry at all) that is itself, or
+  // is the only content of, a directory rule's unit would otherwise never make a unit: it gets one,
+  // blocked below, so the plan lists it under kept instead of leaving it out without a word.
+  for (const dir of listing.opaque) {
+    // A name inside it: only a directory rule's unit can be it or enclose it.
+    const gov = governingRule(`${dir}/-`, options.rules);
+    if (gov === undefined || !gov.unit.endsWith("/") || !`${dir}/`.startsWith(gov.unit)) continue;
+    const fresh = !drafts.has(gov.unit);
+    const draft = draftOf(gov);
+    if (fresh && gov.unit === `${dir}/` && submodules.has(dir)) draft.tracked++;
   }
 
   const block = (unit: string, why: string) => {
@@ -179,17 +204,21 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
           unit,
           `contains ${file.path}, which ${own ? `is governed as ${own}` : "no rule governs"}`,
         );
-      } else if (file.type === "gitlink") block(unit, `contains the submodule ${file.path}`);
-      else if (hasUndecodableBytes(file.path)) {
+      } else if (file.type === "gitlink") {
+        block(unit, unit === file.path ? _SUBMODULE : `contains the submodule ${file.path}`);
+      } else if (hasUndecodableBytes(file.path)) {
         block(unit, `contains a name that is not valid UTF-8 (${JSON.stringify(file.path)})`);
       }
     }
   }
   for (const dir of listing.opaque) {
+    const submodule = submodules.has(dir);
+    // `enclosing` lists the directory itself too, when it is a unit.
     for (const unit of enclosing(`${dir}/`)) {
-      block(unit, `contains ${dir}/, a submodule or nested repository`);
+      if (unit === `${dir}/`) block(unit, submodule ? _SUBMODULE : _NESTED_REPOSITORY);
+      else if (submodule) block(unit, `contains the submodule ${dir}`);
+      else block(unit, `contains ${dir}/, a nested git repository`);
     }
-    if (dirUnits.has(`${dir}/`)) block(`${dir}/`, `is a submodule or nested repository`);
   }
 
   for (const path of changed) {
@@ -211,6 +240,19 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
       if (draft.facts.age_ms === null || ms > draft.facts.age_ms) draft.facts.age_ms = ms;
       if (dated) draft.dated = true;
     }
+  }
+
+  // A unit a hygiene commit deleted and a later one gave back exactly (its revert) is as old as
+  // its content: the age it had just before the hygiene commit.
+  const restored = await readRestoredAges(
+    root,
+    [...drafts.values()].filter((d) => d.tracked > 0 && d.facts.age_ms !== null).map((d) =>
+      d.facts.path
+    ),
+  );
+  for (const [unit, seconds] of restored) {
+    const facts = drafts.get(unit)!.facts;
+    if (seconds * 1000 < facts.age_ms!) facts.age_ms = seconds * 1000;
   }
 
   await Promise.all([...drafts.values()].map(async (draft) => {
@@ -244,6 +286,11 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
     warnings,
   };
 }
+
+/** Why a unit that is a submodule is kept. */
+const _SUBMODULE = "a git submodule: dochygiene never deletes one";
+/** Why a unit that is a repository of its own (not a submodule) is kept. */
+const _NESTED_REPOSITORY = "a nested git repository: dochygiene never deletes one";
 
 /** The newest mtime of `paths` (root-relative); paths gone since git listed them count for nothing. */
 function _newestMtime(root: string, paths: readonly string[]): number | undefined {

@@ -9,6 +9,7 @@
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { exceedsDepth, MAX_JSON_DEPTH } from "../core/exceeds_depth.ts";
 import { isIsoTimestamp } from "../core/is_iso_timestamp.ts";
+import { findDuplicateKey } from "./find_duplicate_key.ts";
 
 /** Largest report accepted, in bytes: a bigger input fails before it is parsed. */
 export const MAX_REPORT_BYTES = 16 * 1024 * 1024;
@@ -114,6 +115,14 @@ export function parseReport(text: string, options: ValidateReportOptions = {}): 
     value = JSON.parse(text);
   } catch (err) {
     throw _invalid(`is not valid JSON (${err instanceof Error ? err.message : err})`);
+  }
+  // JSON.parse keeps the last of two equal keys: a repeated safety_tier would pass unseen.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    throw _at(
+      duplicate,
+      "duplicate key; JSON keeps only the last, so write each key once per object",
+    );
   }
   return validateReport(value, options);
 }

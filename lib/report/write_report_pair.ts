@@ -34,9 +34,10 @@ export interface WrittenReport extends ReportPair {
  * and `report-<stamp>.md` (its rendering) atomically, then removes every other
  * `report-*.json`/`.md` and the temp files of interrupted report writes. If a
  * write fails, what was newly written is removed and the previous pair stays
- * as it was. `<stamp>` is `fileStamp(now)`; when a file with that stamp exists
- * already (two reports in one second) the next free second is used, so an
- * older pair is never overwritten in place.
+ * as it was. `<stamp>` is `fileStamp(now)`, or one second past the latest
+ * existing report file's stamp when that is not earlier (several reports in one
+ * second, a clock set back): stamps never step backwards, so the pair written
+ * last is the newest, and an older pair is never overwritten in place.
  *
  * @throws {DochygieneError} `REPORT_WRITE_FAILED` (exit 1).
  *
@@ -72,9 +73,7 @@ export function writeReportPair(
   return withLock(stateDir, async () => {
     const names: string[] = [];
     for await (const entry of Deno.readDir(stateDir)) names.push(entry.name);
-    let ms = Math.floor(clock.now().getTime() / 1000) * 1000;
-    while (names.some((n) => n.startsWith(`report-${fileStamp(new Date(ms))}.`))) ms += 1000;
-    const stamp = fileStamp(new Date(ms));
+    const stamp = fileStamp(new Date(_nextStampMs(clock.now(), names)));
     const json = join(stateDir, `report-${stamp}.json`);
     const md = join(stateDir, `report-${stamp}.md`);
     const written: string[] = [];
@@ -117,6 +116,30 @@ export function writeReportPair(
     }
     return { stamp, json, md, removed: stale.filter((p) => REPORT_FILE_PATTERN.test(basename(p))) };
   }, options);
+}
+
+/**
+ * The current second, or one second past the latest report file's stamp when
+ * that is not earlier: stamps only move forward, so the pair written last is
+ * the newest stamp, the one readers take (three reports in one second, or a
+ * clock set back, would otherwise reuse a freed earlier second).
+ */
+function _nextStampMs(now: Date, names: string[]): number {
+  let ms = Math.floor(now.getTime() / 1000) * 1000;
+  for (const name of names) {
+    const m = REPORT_FILE_PATTERN.exec(name)?.[1];
+    if (m === undefined) continue;
+    const at = Date.UTC(
+      +m.slice(0, 4),
+      +m.slice(4, 6) - 1,
+      +m.slice(6, 8),
+      +m.slice(9, 11),
+      +m.slice(11, 13),
+      +m.slice(13, 15),
+    );
+    if (at >= ms) ms = at + 1000;
+  }
+  return ms;
 }
 
 function _reason(err: unknown): string {

@@ -16,8 +16,14 @@ export interface RenderScanOptions {
   warnings?: readonly string[];
   /** ANSI colour (only on a terminal with `NO_COLOR` unset and `TERM` not `dumb`). */
   color?: boolean;
-  /** Findings shown per kind (default 5). */
+  /** Findings shown per kind (default 5; `Infinity` for all). */
   perKind?: number;
+  /** Kinds left out of the per-kind sections: the caller lists them (`lib/findings`). */
+  omitKinds?: ReadonlySet<string>;
+  /** Lines the caller adds after the per-kind sections, before the warnings. */
+  extra?: readonly string[];
+  /** A last line, after where the artifact is (e.g. the findings' summary). */
+  closing?: string;
 }
 
 /** Finding kinds in the order they are summarised, with what a line shows. */
@@ -26,11 +32,14 @@ const _KINDS: readonly [Signal["kind"], string][] = [
   ["broken_link", "broken links"],
   ["broken_anchor", "broken anchors"],
   ["missing_path", "missing paths"],
+  ["stale_reference", "stale references (code elements the code no longer has)"],
+  ["code_drift", "code drift (files changed after the doc)"],
   ["duplicate", "duplicates"],
   ["checkboxes", "open checkboxes"],
   ["status", "status lines"],
   ["dated_name", "dated names"],
   ["lifecycle", "governed by a rule"],
+  ["review", "reviews due"],
 ];
 
 /**
@@ -87,11 +96,13 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   }
 
   for (const [kind, title] of _KINDS) {
+    if (options.omitKinds?.has(kind)) continue;
     const rows: string[] = [];
     let docs = 0;
     for (const path of artifact.shortlist) {
       const found = artifact.signals[path].filter((s) => s.kind === kind)
-        .filter((s) => s.kind !== "checkboxes" || s.open > 0);
+        .filter((s) => s.kind !== "checkboxes" || s.open > 0)
+        .filter((s) => s.kind !== "review" || s.due === true);
       if (found.length === 0) continue;
       docs++;
       for (const signal of found) rows.push(_line(path, signal));
@@ -102,6 +113,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
     if (rows.length > perKind) out.push(dim(`  … and ${rows.length - perKind} more`));
   }
 
+  if (options.extra !== undefined && options.extra.length > 0) out.push("", ...options.extra);
   const warnings = options.warnings ?? [];
   if (warnings.length > 0) {
     out.push("", warn(`warnings: ${warnings.length}`));
@@ -114,6 +126,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
       ? "artifact: not written (--no-write); use --format json to see it"
       : `artifact: ${options.written}`,
   );
+  if (options.closing !== undefined) out.push(options.closing);
   return out.join("\n") + "\n";
 }
 
@@ -145,6 +158,16 @@ function _line(path: string, s: Signal): string {
       return `${p}  ${_display(s.value)}`;
     case "dated_name":
       return `${p}  ${s.date}`;
+    case "stale_reference":
+      return `${p}:${s.line} \`${_display(s.element)}\` last seen ${
+        s.last_seen.date.slice(0, 10)
+      } (${s.last_seen.commit.slice(0, 12)})`;
+    case "code_drift":
+      return `${p} → ${_display(s.path)}: ${s.commits_after} commit${
+        s.commits_after === 1 ? "" : "s"
+      } after, ${s.days_after} days later`;
+    case "review":
+      return `${p}  reviewed ${s.reviewed}, ${s.days_since} days ago (every ${s.interval_days} days)`;
     case "lifecycle":
       return `${p}  ${s.rule} (${s.lifetime}${
         s.served === null ? "" : s.served ? ", served" : ", not served"

@@ -21,6 +21,9 @@ import { ALWAYS_EXCLUDED_DIRS, type Config } from "../config/load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
+import type { DriftSignal } from "../drift/drift_signals.ts";
+import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
+import type { ReadText, Site } from "../site/detect_site.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -41,7 +44,8 @@ export type Signal =
   | { kind: "broken_link"; line: number; target: string; hint: "case" | "extension" | null }
   | { kind: "broken_anchor"; line: number; target: string }
   | { kind: "missing_path"; line: number; path: string }
-  | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean };
+  | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean }
+  | DriftSignal;
 
 /** The scan artifact (`.dochygiene/scan.json`), exactly the schema of docs/design.md "The scanner". */
 export interface ScanArtifact {
@@ -53,6 +57,13 @@ export interface ScanArtifact {
   root: string;
   /** `null` outside a repository; `head` is `null` before the first commit. */
   git: { head: string | null; shallow: boolean } | null;
+  /**
+   * What the drift signals' history rests on (docs/signals.md): the
+   * first-parent commits available, how many older trees were searched, and
+   * whether the clone is shallow; absent when no history was read (outside
+   * git, before the first commit, or `stale_reference` and `code_drift` off).
+   */
+  drift?: { commits: number; examined: number; shallow: boolean };
   /** The scope globs used. */
   scope_globs: string[];
   /** The excluded directory names used (`.git` and `.dochygiene` are implied). */
@@ -69,6 +80,11 @@ export interface ScanArtifact {
   shortlist: string[];
   /** Signals per shortlisted path. */
   signals: Record<string, Signal[]>;
+  /**
+   * Only with `scan.ts --fail-on`: its verdict (`failed` means exit 1 for
+   * findings, not a run that could not be done; see docs/reference.md).
+   */
+  fail_on?: { kinds: string[]; failed: boolean; counts: Record<string, number> };
 }
 
 /** What reading one file gave. */
@@ -154,6 +170,14 @@ export interface ScanInput {
    * (tests): equal fingerprints are taken as duplicates, which is not exact.
    */
   contentOf?: (path: string) => string | undefined;
+  /**
+   * The docs site, when the docs are published by a renderer (see
+   * `detectSite`): links and anchors of its pages are checked as it resolves
+   * them. Default: GitHub's rules everywhere.
+   */
+  site?: Site;
+  /** A page's text, read for its anchors under the site's renderer (only with `site`). */
+  readText?: ReadText;
 }
 
 /**
@@ -278,6 +302,11 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   // Linked doc → its headings, or `null` when fragments into it are not checked.
   const headings = new Map<string, ReadonlySet<string> | null>();
   const signals: Record<string, Signal[]> = {};
+  let siteCheck: SiteLinkCheck | undefined;
+  const site = input.site === undefined
+    ? undefined
+    : () =>
+      siteCheck ??= siteLinkCheck(input.site!, _index(input), input.readText ?? (() => undefined));
   const isoOf = new Map<number, string>();
   for (const { path, tracked, read, doc } of shortlisted) {
     // Untracked files have no commit, even when a deleted namesake has one.
@@ -301,7 +330,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc, analysed, headings);
+    if (doc) _linkFindings(list, path, doc, analysed, headings, site);
     signals[path] = list;
   }
 
@@ -378,11 +407,33 @@ function _linkFindings(
   doc: DocSummary,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   headings: Map<string, ReadonlySet<string> | null>,
+  site?: () => SiteLinkCheck,
 ): void {
   const { broken, fragments, missing } = doc.linkFacts;
-  for (const signal of broken) list.push(signal);
+  // Under a docs renderer, a page's links broken by GitHub's rules may lead to a page.
+  const check = site?.();
+  const inSite = check?.covers(path) === true;
+  const siteAnchors: Signal[] = [];
+  for (const signal of broken) {
+    const page = inSite ? check!.resolve(path, signal.target) : undefined;
+    if (page === undefined) list.push(signal);
+    else if (page.fragment !== undefined) {
+      const known = check!.anchors(page.path);
+      if (known !== undefined && !hasAnchor(known, page.fragment)) {
+        siteAnchors.push({ kind: "broken_anchor", line: signal.line, target: signal.target });
+      }
+    }
+  }
   const anchorsFrom = list.length;
+  for (const signal of siteAnchors) list.push(signal);
   for (const ref of fragments) {
+    // A page's fragment into a page: against the anchors its renderer makes.
+    if (inSite && check!.covers(ref.path)) {
+      const known = check!.anchors(ref.path);
+      if (known === undefined || hasAnchor(known, ref.fragment)) continue;
+      list.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
+      continue;
+    }
     // A fragment into the doc itself is listed only when the doc lacks it (see checkDocLinks).
     if (ref.path !== path) {
       let known = headings.get(ref.path);

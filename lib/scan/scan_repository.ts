@@ -5,6 +5,7 @@
  * @module
  */
 
+import { detectSite } from "../site/detect_site.ts";
 import { join } from "node:path";
 import { analyzeDoc } from "../markdown/analyze_doc.ts";
 import type { DocLink } from "../markdown/extract_links.ts";
@@ -32,6 +33,8 @@ import { contentIdentity } from "../core/content_fingerprint.ts";
 import { dirEntries } from "../fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
 import { pathExists } from "../fs/path_exists.ts";
+import { scanDrift } from "../drift/scan_drift.ts";
+import type { DriftCacheData } from "../drift/read_drift_history.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -64,8 +67,8 @@ export interface ScanRepositoryOptions {
   cacheFile?: string;
   /**
    * With `cacheFile`: takes the new cache (made when called; not called when it would not
-   * change) as soon as it is known, before the artifact is made, so that its bytes are let go
-   * of first (a lower peak); `cacheBytes` is then not handed back.
+   * change) as soon as it is made, so that the caller writes it and lets go of it before the
+   * artifact is serialised; `cacheBytes` is then not handed back.
    */
   onCache?: (bytes: () => Uint8Array) => Promise<void>;
 }
@@ -118,7 +121,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   const started = Date.now();
   const inGit = await pathExists(join(root, ".git"));
   // Never with keepLinks (the cache keeps no links).
-  let cacheRead = options.cacheFile !== undefined && !options.keepLinks
+  const cacheRead = options.cacheFile !== undefined && !options.keepLinks
     ? _readCache(options.cacheFile)
     : undefined;
   // `git ls-files` starts first (each thread below takes ~15 ms of this one to create), then
@@ -135,10 +138,7 @@ export async function scanRepository(options: ScanRepositoryOptions): Promise<Sc
   // cores allow, are started once the docs are known to be many: most files may not be docs).
   const helpers = inGit && _indexBytes(root) >= PARALLEL_FROM * 64 ? [new ReadHelper()] : [];
   try {
-    const scanned = _scan(options, started, facts, listingPromise, cacheRead, helpers);
-    // The cache (settled in that promise) is let go of as soon as the docs are read.
-    cacheRead = undefined;
-    return await scanned;
+    return await _scan(options, started, facts, listingPromise, cacheRead, helpers);
   } finally {
     for (const helper of helpers) helper.close();
   }
@@ -152,70 +152,6 @@ async function _scan(
   cacheRead: Promise<ScanCache | undefined> | undefined,
   helpers: ReadHelper[],
 ): Promise<ScanOutcome> {
-  const { root, config } = options;
-  // Everything the reading needed (the old cache, what was taken from it) is let go of when it
-  // returns (with `onCache`, once the new cache is written): a lower peak while the artifact
-  // is made.
-  const reading = _readAll(options, started, facts, listingPromise, cacheRead, helpers);
-  cacheRead = undefined;
-  const { listing, files, ignored, reads, inbound, warnings, ages, cacheBytes } = await reading;
-  const git = _isoDatable(ages, warnings);
-  if (git) warnings.push(...git.warnings);
-  // One pass over the listing, which holds every doc read once (no set of tracked paths).
-  for (const { path, tracked } of files) {
-    const read = reads.get(path);
-    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
-      continue;
-    }
-    try {
-      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
-    } catch {
-      read.mtimeMs = 0; // removed since it was read
-    }
-  }
-  const artifact = scanDocs({
-    root,
-    config,
-    now: options.clock.now(),
-    git,
-    files,
-    opaque: listing.opaque,
-    ignored,
-    reads,
-    inbound,
-    // Only for docs the readers did not summarise (none: they were given the listing).
-    onDisk: _lazyDiskLookup(root),
-    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
-    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
-    contentOf: (path) => {
-      const full = `${root}/${path}`;
-      try {
-        // Never through a symlink (it may lead out of the root): the doc was a regular file.
-        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-  });
-  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
-  const links = new Map<string, DocLink[]>();
-  for (const path of artifact.shortlist) {
-    const read = reads.get(path);
-    if (read?.kind !== "text") continue;
-    // With keepLinks, every summary the readers made kept its doc's links.
-    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
-  }
-  return { artifact, warnings, links };
-}
-
-async function _readAll(
-  options: ScanRepositoryOptions,
-  started: number,
-  facts: GitFacts | undefined,
-  listingPromise: Promise<CandidateListing>,
-  cacheRead: Promise<ScanCache | undefined> | undefined,
-  helpers: ReadHelper[],
-): Promise<_ReadAll> {
   const { root, config } = options;
   const inGit = facts !== undefined;
   const caching = cacheRead !== undefined;
@@ -239,6 +175,8 @@ async function _readAll(
   const globs = [
     ...config.scope_globs,
     ...config.rules.flatMap((r) => r.served_when_path ? [r.match, r.served_when_path] : [r.match]),
+    ...config.drift.exclude_docs,
+    ...config.drift.exclude_code,
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
@@ -320,6 +258,71 @@ async function _readAll(
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
   const ages = await facts?.ages;
+  const git = _isoDatable(ages, warnings);
+  if (git) warnings.push(...git.warnings);
+  // One pass over the listing, which holds every doc read once (no set of tracked paths).
+  for (const { path, tracked } of files) {
+    const read = reads.get(path);
+    if (read === undefined || !Number.isNaN(read.mtimeMs) || (tracked && git?.ages.has(path))) {
+      continue;
+    }
+    try {
+      read.mtimeMs = Deno.lstatSync(join(root, path)).mtime?.getTime() ?? 0;
+    } catch {
+      read.mtimeMs = 0; // removed since it was read
+    }
+  }
+  const readText = _textReader(root);
+  // The renderer's config is read once per scan.
+  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
+  const artifact = scanDocs({
+    root,
+    site,
+    readText,
+    config,
+    now: options.clock.now(),
+    git,
+    files,
+    opaque: listing.opaque,
+    ignored,
+    reads,
+    inbound,
+    // Only for docs the readers did not summarise (none: they were given the listing).
+    onDisk: _lazyDiskLookup(root),
+    // Only for docs whose fingerprints are equal: read again and compared byte for byte (line
+    // endings counted as `\n`). A doc changed or gone since its first read is no duplicate.
+    contentOf: (path) => {
+      const full = `${root}/${path}`;
+      try {
+        // Never through a symlink (it may lead out of the root): the doc was a regular file.
+        return Deno.lstatSync(full).isFile ? contentIdentity(Deno.readFileSync(full)) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  // The drift signals (not for prune's scan, which keeps links instead).
+  const drift = options.keepLinks ? undefined : await scanDrift({
+    root,
+    config,
+    now: options.clock.now(),
+    docs: new Map(artifact.shortlist.map((path) => {
+      const read = reads.get(path);
+      return [path, read?.kind === "text" ? read.summary?.drift : undefined];
+    })),
+    files,
+    git: git === undefined ? undefined : {
+      head: git.head,
+      shallow: git.shallow,
+      history: (await facts!.tip).history,
+      ages: git.ages,
+    },
+    known: cache?.drift(),
+  });
+  if (drift !== undefined) {
+    for (const [path, list] of drift.signals) artifact.signals[path].push(...list);
+    if (drift.note !== undefined) artifact.drift = drift.note;
+  }
   let cacheBytes = listed === undefined ? undefined : _newCache({
     paths,
     reads,
@@ -332,24 +335,23 @@ async function _readAll(
     disk,
     ages,
     agesBefore: cache?.ages(),
+    drift: drift?.data,
+    driftChanged: drift?.changed === true ||
+      (drift?.data === undefined) !== (cache?.drift() === undefined),
   });
   if (cacheBytes !== undefined && options.onCache !== undefined) {
     await options.onCache(cacheBytes);
     cacheBytes = undefined;
   }
-  return { listing, files, ignored, reads, inbound, warnings, ages, cacheBytes };
-}
-
-/** What {@linkcode _readAll} hands on to the artifact. */
-interface _ReadAll {
-  listing: CandidateListing;
-  files: readonly ListedFile[];
-  ignored: (path: string) => boolean;
-  reads: Map<string, FileRead>;
-  inbound: Map<string, number>;
-  warnings: string[];
-  ages: GitAges | undefined;
-  cacheBytes: (() => Uint8Array) | undefined;
+  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
+  const links = new Map<string, DocLink[]>();
+  for (const path of artifact.shortlist) {
+    const read = reads.get(path);
+    if (read?.kind !== "text") continue;
+    // With keepLinks, every summary the readers made kept its doc's links.
+    links.set(path, read.summary?.links ?? (read.analysis ?? analyzeDoc(read.text, path)).links);
+  }
+  return { artifact, warnings, links };
 }
 
 /**
@@ -431,6 +433,10 @@ interface _NewCache {
   ages: GitAges | undefined;
   /** The ages the cache read kept. */
   agesBefore: KnownAges | undefined;
+  /** The drift signals' history data to keep. */
+  drift: DriftCacheData | undefined;
+  /** Whether it differs from the cache's. */
+  driftChanged: boolean;
 }
 
 /**
@@ -458,7 +464,7 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
   }
   if (
     cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
-    cached === cache.size && agesKept
+    cached === cache.size && agesKept && !c.driftChanged
   ) {
     return undefined;
   }
@@ -491,7 +497,13 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     }
     answers.merge(c.disk);
     const indexOf = listedIndex ?? listingIndex(c.listed);
-    return ScanCache.format(c.listing, answers, lines, known && { ages: known, indexOf });
+    return ScanCache.format(
+      c.listing,
+      answers,
+      lines,
+      known && { ages: known, indexOf },
+      c.drift,
+    );
   };
 }
 
@@ -534,6 +546,20 @@ function _lazyDiskLookup(root: string): DiskLookup {
     caseTwin: (path: string) => made().caseTwin?.(path) ?? false,
     holds: (dir: string, count: number) => made().holds?.(dir, count) ?? false,
   });
+}
+
+/** Reads a root-relative regular file (never through a symlink) of at most 4 MB as text. */
+function _textReader(root: string): (path: string) => string | undefined {
+  return (path) => {
+    try {
+      const full = join(root, path);
+      const info = Deno.lstatSync(full);
+      if (!info.isFile || info.size > 4 * 1024 * 1024) return undefined;
+      return new TextDecoder().decode(Deno.readFileSync(full));
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */

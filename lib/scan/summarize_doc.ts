@@ -9,6 +9,7 @@
 import type { DocAnalysis } from "../markdown/analyze_doc.ts";
 import type { DocLinkFacts } from "../links/check_doc_links.ts";
 import type { DocLink } from "../markdown/extract_links.ts";
+import { type DocDriftFacts, docDriftFacts } from "../drift/doc_drift_facts.ts";
 
 /** A text doc as the scanner's pure part needs it. */
 export interface DocSummary {
@@ -28,6 +29,8 @@ export interface DocSummary {
   links?: DocLink[];
   /** A frontmatter that cannot be parsed (see `DocAnalysis.malformedFrontmatter`). */
   malformedFrontmatter?: DocAnalysis["malformedFrontmatter"];
+  /** What the drift signals need (docs/signals.md), when the doc has any of it. */
+  drift?: DocDriftFacts;
 }
 
 /**
@@ -79,6 +82,9 @@ export function summarizeDoc(
     },
   };
   if (keepLinks) summary.links = analysis.links;
+  // Older analyses (made by hand in tests) may lack the tokens.
+  const drift = analysis.inlineTokens === undefined ? undefined : docDriftFacts(analysis, targets);
+  if (drift !== undefined) summary.drift = drift;
   if (analysis.malformedFrontmatter !== undefined) {
     summary.malformedFrontmatter = analysis.malformedFrontmatter;
   }

@@ -91,7 +91,7 @@ Deno.test("a jsonText in pieces is printed piece by piece, and stops at the firs
 });
 
 Deno.test("a seam's own formats are accepted, printed as its text, and named in the usage error", async () => {
-  const spec = { ...SPEC, formats: ["overview", "overview-json"] };
+  const spec = { ...SPEC, formats: ["overview", "overview-json"] as const };
   const main = (ctx: SeamContext) => Promise.resolve({ json: null, text: `as ${ctx.format}` });
   assert.deepEqual(await run(["--format", "overview"], main, spec), {
     code: 0,

@@ -379,7 +379,49 @@ Deno.test("prune --yes: a frozen doc whose frontmatter is not strict YAML fails 
       cwd: repo.path,
       env: { DOCHYGIENE_NOW: NOW },
     });
-    assert.match(text.stdout, /malformed frontmatter: 2 in 2 docs/);
-    assert.match(text.stdout, /runs\/r1\/plan\.md:3 Nested mappings .* \(has a hygiene: line/);
+    assert.match(text.stdout, /^findings: 2 in 2 docs$/m);
+    assert.match(
+      text.stdout,
+      /^runs\/r1\/plan\.md:3:1 +malformed_frontmatter +malformed frontmatter: Nested mappings .* \(has a hygiene: line/m,
+    );
   }
+});
+
+Deno.test("prune: a submodule or nested repository a directory rule matches is listed under kept, saying why", async () => {
+  await using upstream = await tempRepo();
+  await commitFiles(upstream.path, { "README.md": "# upstream\n" }, OLD);
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".gitignore": ".dochygiene/\n",
+    ".dochygiene.yml": `rules:\n${runsRule(0)}` +
+      `  - match: "libs/*"\n    lifetime: temporary\n    retain_recent: 0\n    max_age_days: 1\n`,
+    "runs/r1/out.md": "# output\n",
+  }, OLD);
+  const env = { GIT_AUTHOR_DATE: OLD, GIT_COMMITTER_DATE: OLD };
+  for (const at of ["runs/sub", "libs/lib"]) {
+    await git(repo.path, [
+      "-c",
+      "protocol.file.allow=always",
+      "submodule",
+      "add",
+      "-q",
+      upstream.path,
+      at,
+    ], env);
+  }
+  await git(repo.path, ["commit", "-q", "-m", "submodules"], env);
+  // Untracked repositories of their own: a run folder, and the only content of one.
+  for (const at of ["runs/nested", "runs/r2/inner"]) {
+    await git(repo.path, ["init", "-q", at]);
+    await writeFiles(repo.path, { [`${at}/log.md`]: "# log\n" });
+  }
+
+  const plan = await prune(repo.path, []);
+  assert.deepEqual(paths(plan.candidates), ["runs/r1/"]);
+  assert.deepEqual(reasons(plan), {
+    "runs/nested/": "a nested git repository: dochygiene never deletes one",
+    "runs/r2/": "contains runs/r2/inner/, a nested git repository",
+    "runs/sub/": "a git submodule: dochygiene never deletes one",
+    "libs/lib": "a git submodule: dochygiene never deletes one",
+  });
 });

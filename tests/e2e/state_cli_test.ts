@@ -139,6 +139,23 @@ Deno.test("report refuses a report dated after now (exit 2): prune would take a 
   assert.deepEqual(await entryNames(repo.path), [".git"]);
 });
 
+Deno.test("report refuses a report with a duplicate key (exit 2), naming its JSON path: JSON.parse would keep only the last", async () => {
+  await using repo = await tempRepo();
+  // The second safety_tier would silently win over the first.
+  const dup = VALID.replace(
+    /"safety_tier": "(\w+)",/,
+    '"safety_tier": "never", "safety_tier": "$1",',
+  );
+  assert.notEqual(dup, VALID);
+  fails(
+    await state(["report"], repo.path, { stdin: dup }),
+    2,
+    "INVALID_REPORT",
+    /: invalid report: entries\[0\]\.safety_tier: duplicate key; JSON keeps only the last, so write each key once per object$/,
+  );
+  assert.deepEqual(await entryNames(repo.path), [".git"]);
+});
+
 Deno.test("report --file, three times: rollover leaves exactly one pair, the newest", async () => {
   await using repo = await tempRepo();
   // Made before the first of the three runs: a report may not be dated after now.
@@ -151,6 +168,27 @@ Deno.test("report --file, three times: rollover leaves exactly one pair, the new
     ".gitignore",
     "report-20261130T033618Z.json",
     "report-20261130T033618Z.md",
+    "state.json",
+  ]);
+});
+
+Deno.test("report three times in one second: each stamp is later than the last, and the newest pair is the one left", async () => {
+  await using repo = await tempRepo();
+  const stamps = [];
+  for (
+    const now of [
+      "2026-11-30T03:36:18.100Z",
+      "2026-11-30T03:36:18.200Z",
+      "2026-11-30T03:36:18.300Z",
+    ]
+  ) {
+    stamps.push(ok(await state(["report"], repo.path, { now, stdin: VALID })).report.stamp);
+  }
+  assert.deepEqual(stamps, ["20261130T033618Z", "20261130T033619Z", "20261130T033620Z"]);
+  assert.deepEqual(await entryNames(`${repo.path}/.dochygiene`), [
+    ".gitignore",
+    "report-20261130T033620Z.json",
+    "report-20261130T033620Z.md",
     "state.json",
   ]);
 });

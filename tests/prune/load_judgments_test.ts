@@ -92,3 +92,20 @@ Deno.test("loadJudgments: an invalid report keeps the validator's code and messa
     (err) => err instanceof DochygieneError && err.message.startsWith(`${file}: `),
   );
 });
+
+Deno.test("loadJudgments: a stored report with a duplicate key is refused, naming the key's JSON path", async () => {
+  await using dir = await tempDir();
+  const report = parseReport(JSON.stringify(servedReport(["plans/a.md"], AT)));
+  const pair = await writeReportPair(dir.path, report, { clock: fixedClock(new Date(AT)) });
+  // A hand edit that JSON.parse would take silently: the later path wins.
+  const text = await Deno.readTextFile(pair.json);
+  await Deno.writeTextFile(
+    pair.json,
+    text.replace('"path": "plans/a.md",', '"path": "plans/a.md", "path": "plans/b.md",'),
+  );
+  await rejectsWith(
+    loadJudgments({ stateDir: dir.path, judged: true }),
+    "INVALID_REPORT",
+    /: invalid report: entries\[0\]\.path: duplicate key; JSON keeps only the last, so write each key once per object; fix it or name a valid report with --from-report$/,
+  );
+});

@@ -4,6 +4,7 @@ import { fixedClock } from "../../lib/core/clock.ts";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 import { renderReport } from "../../lib/report/render_report.ts";
 import type { Report } from "../../lib/report/validate_report.ts";
+import { findReportPair } from "../../lib/report/find_report_pair.ts";
 import { writeReportPair } from "../../lib/report/write_report_pair.ts";
 import { entryNames, tempDir } from "../support/helpers.ts";
 
@@ -74,6 +75,38 @@ Deno.test("two reports in the same second never overwrite the previous pair in p
     "report-20261130T033619Z.md",
   ]);
   assert.deepEqual(JSON.parse(await Deno.readTextFile(w.json)).entries, []);
+});
+
+Deno.test("three reports in the same second get stamps that only move forward, and the last is the current pair", async () => {
+  await using dir = await tempDir();
+  const stamps: string[] = [];
+  for (const [i, iso] of ["18.100", "18.500", "18.900"].entries()) {
+    const entries = REPORT.entries.map((e) => ({ ...e, op: `Update ${i}.` }));
+    const w = await writeReportPair(
+      dir.path,
+      { ...REPORT, entries },
+      at(`2026-11-30T03:36:${iso}Z`),
+    );
+    stamps.push(w.stamp);
+  }
+  assert.deepEqual(stamps, ["20261130T033618Z", "20261130T033619Z", "20261130T033620Z"]);
+  const current = await findReportPair(dir.path);
+  assert.equal(current?.stamp, "20261130T033620Z");
+  assert.equal(JSON.parse(await Deno.readTextFile(current!.json)).entries[0].op, "Update 2.");
+});
+
+Deno.test("a new pair is stamped after any pair left with a later stamp (a clock set back), so it is the current one", async () => {
+  await using dir = await tempDir();
+  // A lone .json (a killed writer) and a complete pair, both stamped ahead of the clock.
+  await writeReportPair(dir.path, REPORT, at("2026-12-01T00:00:00Z"));
+  await Deno.writeTextFile(`${dir.path}/report-20261201T000005Z.json`, "{}");
+  const w = await writeReportPair(dir.path, { ...REPORT, entries: [] }, at("2026-11-30T03:36:18Z"));
+  assert.equal(w.stamp, "20261201T000006Z");
+  assert.equal((await findReportPair(dir.path))?.stamp, w.stamp);
+  assert.deepEqual(await entryNames(dir.path), [
+    "report-20261201T000006Z.json",
+    "report-20261201T000006Z.md",
+  ]);
 });
 
 for (const failing of [".json", ".md"]) {

@@ -1,0 +1,58 @@
+// Links of a docs site's pages, checked as its renderer resolves them (docs/signals.md "Renderers").
+
+import assert from "node:assert/strict";
+import { commitFiles, runSeam, tempRepo } from "../support/helpers.ts";
+import type { ScanArtifact } from "../../lib/scan/scan_docs.ts";
+
+const NOW = "2026-11-30T03:36:18.000Z";
+
+async function findings(root: string): Promise<string[]> {
+  const r = await runSeam("scan", ["--format", "json", "--no-write"], {
+    cwd: root,
+    env: { DOCHYGIENE_NOW: NOW },
+  });
+  assert.equal(r.code, 0, r.stderr);
+  const artifact = JSON.parse(r.stdout) as ScanArtifact;
+  return Object.entries(artifact.signals).flatMap(([path, signals]) =>
+    signals.flatMap((s) =>
+      s.kind === "broken_link" || s.kind === "broken_anchor"
+        ? [`${path} ${s.kind} ${s.target}`]
+        : []
+    )
+  );
+}
+
+const PAGE = "# Server Options\n\n## server.host\n\n## Custom {#my-anchor}\n";
+
+// VitePress: "Routing › Linking Between Pages" — links may omit the extension (`./getting-started`)
+// or use `.html`; a directory link (`/guide/`) is its index.md; "Markdown Extensions › Header
+// Anchors / Custom Anchors" — `## server.host` is `#server-host`, `{#my-anchor}` sets the id.
+Deno.test("VitePress pages: extensionless, .html and directory links, its slugs and custom anchors", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docs/.vitepress/config.ts": "export default { title: 'x' }\n",
+    "docs/config/server-options.md": PAGE,
+    "docs/guide/index.md": "# Guide\n\n" +
+      "[a](../config/server-options#server-host) [b](../config/server-options.html#my-anchor)\n" +
+      "[c](./) [d](../config/server-optionz) [e](../config/server-options#serverhost)\n",
+    "README.md": "[plain](docs/config/server-options)\n",
+  }, "2026-10-01T00:00:00Z");
+  assert.deepEqual(await findings(repo.path), [
+    // Outside the site's source root, GitHub's rules still apply.
+    "README.md broken_link docs/config/server-options",
+    "docs/guide/index.md broken_link ../config/server-optionz",
+    // GitHub's slug of `server.host`; VitePress makes `server-host`.
+    "docs/guide/index.md broken_anchor ../config/server-options#serverhost",
+  ]);
+});
+
+Deno.test("links: {renderer: github} turns the renderer's rules off", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    ".dochygiene.yml": "links: {renderer: github}\n",
+    "docs/.vitepress/config.ts": "export default {}\n",
+    "docs/a.md": "# A\n\n## x.y\n",
+    "docs/b.md": "[a](./a#x-y)\n",
+  }, "2026-10-01T00:00:00Z");
+  assert.deepEqual(await findings(repo.path), ["docs/b.md broken_link ./a#x-y"]);
+});

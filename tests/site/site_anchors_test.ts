@@ -1,0 +1,23 @@
+import assert from "node:assert/strict";
+import { siteAnchors } from "../../lib/site/site_anchors.ts";
+
+// VitePress: "Markdown Extensions › Custom Anchors" — `## Using custom anchors {#my-anchor}`.
+Deno.test("an explicit {#id} is the heading's anchor (VitePress custom anchors)", () => {
+  const anchors = siteAnchors("vitepress", "## Using custom anchors {#my-anchor}\n");
+  assert.deepEqual([...anchors], ["my-anchor"]);
+});
+
+// Docusaurus: "Markdown Features › Headings › Explicit ids" — `### Hello World {#my-explicit-id}`.
+Deno.test("an explicit {#id} is the heading's anchor (Docusaurus explicit ids)", () => {
+  assert.deepEqual([...siteAnchors("docusaurus", "### Hello World {#my-explicit-id}\n")], [
+    "my-explicit-id",
+  ]);
+});
+
+Deno.test("repeated headings get -1, -2 suffixes", () => {
+  assert.deepEqual([...siteAnchors("vitepress", "## a.b\n\n## a.b\n\n## a.b\n")], [
+    "a-b",
+    "a-b-1",
+    "a-b-2",
+  ]);
+});
