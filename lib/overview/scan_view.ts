@@ -4,20 +4,22 @@
  * @module
  */
 
-import { type ScanOutput, scanOutput } from "../findings/scan_output.ts";
-import type { Format } from "../cli/run_seam.ts";
+import { type ScanOutput, scanOutput, type ScanOutputOptions } from "../findings/scan_output.ts";
 import type { ScanArtifact } from "../scan/scan_docs.ts";
 import { OverviewBuilder } from "./overview_builder.ts";
 import { renderOverview } from "./render_overview.ts";
 import { restrictArtifact } from "./restrict_artifact.ts";
 
 /** The formats `scan.ts` adds to `json` and `text` for the judge. */
-export const OVERVIEW_FORMATS: readonly Format[] = ["overview", "overview-json"];
+export const OVERVIEW_FORMATS: readonly ("overview" | "overview-json")[] = [
+  "overview",
+  "overview-json",
+];
 
 /** Options of {@linkcode scanView}. */
 export interface ScanViewOptions {
   /** `json`, `text`, `sarif`, `github`, `overview` or `overview-json`. */
-  format: Format;
+  format: ScanOutputOptions["format"] | (typeof OVERVIEW_FORMATS)[number];
   /** Normalised `--under` directories (see `underDir`); empty for the whole scan. */
   under: readonly string[];
   /** The `--fail-on` kinds, when given (judged on the docs shown). */

@@ -153,6 +153,6 @@ Deno.test("--under outside the project, or an unknown format, is a usage error (
     await scan(repo.path, ["--format", "xml"]),
     2,
     "USAGE",
-    /--format must be json, text, overview or overview-json \(got "xml"\)/,
+    /--format must be json, text, sarif, github, overview or overview-json \(got "xml"\)/,
   );
 });
