@@ -19,6 +19,8 @@ export const DESCRIPTIVE_KINDS: ReadonlySet<string> = new Set([
   "status",
   "lifecycle",
   "inbound_links",
+  // A declared review date: a fact every doc with a `reviewed:` line has (`due` says more).
+  "review",
 ]);
 
 /**
