@@ -89,7 +89,7 @@ export function encodeCacheEntry(
  * import { parseCacheRow } from "./_cache_row.ts";
  * import assert from "node:assert/strict";
  *
- * const line = '[2,null,false,null,-1,-1,0,0,0,0,1,0]\t[]';
+ * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]';
  * assert.deepEqual(parseCacheRow(line, ["a.md"])?.targets, ["a.md"]);
  * assert.equal(parseCacheRow(line, []), undefined); // index 0 names no listed path
  * assert.equal(parseCacheRow("[2]", ["a.md"]), undefined);

@@ -454,7 +454,7 @@ function _headings(
 
 /** The index of the listing, with the input's on-disk fallback. */
 function _index(input: ScanInput): PathIndex {
-  return new PathIndex(pathIndexSource(input.files, input.opaque), input.onDisk);
+  return new PathIndex(pathIndexSource(input.files, input.opaque, input.site), input.onDisk);
 }
 
 function _duplicates(

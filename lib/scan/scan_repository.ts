@@ -170,7 +170,11 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  const source = pathIndexSource(files, listing.opaque);
+  const readText = _textReader(root);
+  // The renderer's config is read once per scan; the reading threads resolve site-root links
+  // as it does.
+  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
+  const source = pathIndexSource(files, listing.opaque, site);
   const listed = caching ? cacheListing(source) : undefined;
   // Under another listing, only the docs whose link facts it cannot touch take cached facts
   // (listed paths are stored by their index in the listing the cache was made under).
@@ -275,9 +279,6 @@ async function _scan(
       read.mtimeMs = 0; // removed since it was read
     }
   }
-  const readText = _textReader(root);
-  // The renderer's config is read once per scan.
-  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
   const artifact = scanDocs({
     root,
     site,

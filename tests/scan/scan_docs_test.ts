@@ -178,7 +178,7 @@ Deno.test("broken_link: missing targets with hints case, extension, or null; exi
       "[ext](b)",
       "[gone](nowhere.md)",
       "![pic](missing.png)",
-      "[ext](https://example.com/x.md) [mail](mailto:a@b) [abs](/rooted.md)",
+      "[ext](https://example.com/x.md) [mail](mailto:a@b) [abs](/rooted/x) [root](/docs/b.md)",
     ].join("\n") + "\n",
     "docs/b.md": "# B\n",
     "README.md": "# R\n",

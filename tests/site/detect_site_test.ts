@@ -12,6 +12,7 @@ Deno.test("VitePress: the project root is .vitepress's parent, srcDir under it",
     renderer: "vitepress",
     root: "docs/src",
     extensions: ["md"],
+    rootLinks: true,
     config: "docs/.vitepress/config.mts",
   });
 });
@@ -42,7 +43,7 @@ Deno.test("links: overrides the renderer, root and extensions; github turns dete
       root: "site/",
       fallback_extensions: [".md", "markdown"],
     }),
-    { renderer: "mkdocs", root: "site", extensions: ["md", "markdown"] },
+    { renderer: "mkdocs", root: "site", extensions: ["md", "markdown"], rootLinks: false },
   );
   assert.equal(detectSite(["README.md"], () => undefined), undefined);
 });
