@@ -133,8 +133,9 @@ function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | unde
  * no whitespace, scheme (`https:`, `node:`), glob or shell characters
  * (`* ? [ ] { } ! < > | $ % ^ & = , ; ' " \ ( ) # ~`), no empty, `.` or `..`
  * segments, does not start with `/` or end with `/`, and does not start with
- * a host name (`github.com/…`). A leading `./` and a trailing `:line[:col]`
- * are removed.
+ * a host name (`github.com/…`). Placeholders are not paths: `path/to/…`, and
+ * an ellipsis segment (`…`, `...`; `{{x}}` and `<name>` have characters a path
+ * has not). A leading `./` and a trailing `:line[:col]` are removed.
  *
  * @example
  * ```ts
@@ -147,6 +148,8 @@ function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | unde
  * assert.equal(inlineCodePath("https://x.dev/a.md"), undefined);
  * assert.equal(inlineCodePath("github.com/o/r/a.md"), undefined);
  * assert.equal(inlineCodePath("npm install"), undefined);
+ * assert.equal(inlineCodePath("path/to/config.yml"), undefined);
+ * assert.equal(inlineCodePath("src/.../main.ts"), undefined);
  * ```
  */
 export function inlineCodePath(code: string): string | undefined {
@@ -159,11 +162,19 @@ export function inlineCodePath(code: string): string | undefined {
   if (colon) p = p.replace(LINE_SUFFIX, "");
   while (p.startsWith("./")) p = p.slice(2);
   if (!p.includes("/") || p.startsWith("/") || p.endsWith("/") || p.includes(":")) return undefined;
-  if (_hasEmptyOrDotSegment(p)) return undefined;
+  if (_hasEmptyOrDotSegment(p) || _isPlaceholder(p)) return undefined;
   const first = p.slice(0, p.indexOf("/"));
   const host = first.indexOf(".") >= 0 && HOSTNAME.test(first); // HOSTNAME needs a `.`
   if (host || !EXTENSION.test(p.slice(p.lastIndexOf("/") + 1))) return undefined;
   return p;
+}
+
+/** `path/to/…` (the conventional placeholder), from the start or after a `/`. */
+const PATH_TO = /(?:^|\/)path\/to\//i;
+
+/** A placeholder, not a path: `path/to/x.md`, an ellipsis segment (`a/…/b.md`, `a/.../b.md`). */
+function _isPlaceholder(p: string): boolean {
+  return p.includes("\u2026") || p.startsWith("...") || p.includes("/...") || PATH_TO.test(p);
 }
 
 // Whether a `/`-separated path has an empty, `.` or `..` segment (walked, not split).

@@ -29,7 +29,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 4, format 5`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 5, format 5`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint

@@ -22,6 +22,7 @@ import { hasAnchor, type LinkChecker, linkChecker } from "../links/check_doc_lin
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
 import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
+import { TailIndex } from "../links/tail_index.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
 
 /** Version of the artifact schema. */
@@ -42,7 +43,15 @@ export type Signal =
   | { kind: "duplicate"; of: string[] }
   | { kind: "broken_link"; line: number; target: string; hint: "case" | "extension" | null }
   | { kind: "broken_anchor"; line: number; target: string }
-  | { kind: "missing_path"; line: number; path: string }
+  | {
+    kind: "missing_path";
+    line: number;
+    path: string;
+    /** The one listed path that ends in `path` (its near miss), when there is exactly one. */
+    hint?: string;
+    /** How many listed paths end in `path`, when there are several. */
+    candidates?: number;
+  }
   | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean };
 
 /** The scan artifact (`.dochygiene/scan.json`), exactly the schema of docs/design.md "The scanner". */
@@ -298,6 +307,12 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     ? undefined
     : () =>
       siteCheck ??= siteLinkCheck(input.site!, _index(input), input.readText ?? (() => undefined));
+  // The listed files by name, for missing paths' near misses: built once, on first need.
+  let tailIndex: TailIndex | undefined;
+  const tails = () =>
+    tailIndex ??= new TailIndex(
+      input.files.values().filter((f) => f.type === "file").map((f) => f.path),
+    );
   const isoOf = new Map<number, string>();
   for (const { path, tracked, read, doc } of shortlisted) {
     // Untracked files have no commit, even when a deleted namesake has one.
@@ -321,7 +336,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc, analysed, headings, site);
+    if (doc) _linkFindings(list, path, doc, analysed, headings, site, tails);
     signals[path] = list;
   }
 
@@ -398,7 +413,8 @@ function _linkFindings(
   doc: DocSummary,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   headings: Map<string, ReadonlySet<string> | null>,
-  site?: () => SiteLinkCheck,
+  site: (() => SiteLinkCheck) | undefined,
+  tails: () => TailIndex,
 ): void {
   const { broken, fragments, missing } = doc.linkFacts;
   // Under a docs renderer, a page's links broken by GitHub's rules may lead to a page.
@@ -438,7 +454,13 @@ function _linkFindings(
     const anchors = list.splice(anchorsFrom) as Extract<Signal, { kind: "broken_anchor" }>[];
     for (const signal of anchors.sort((a, b) => a.line - b.line)) list.push(signal);
   }
-  for (const signal of missing) list.push(signal);
+  for (const signal of missing) {
+    // A near miss: the path is the tail of a listed one (`references/x.md` of `skills/y/…`).
+    const near = tails().of(signal.path);
+    if (near === undefined) list.push(signal);
+    else if (near.count === 1) list.push({ ...signal, hint: near.first });
+    else list.push({ ...signal, candidates: near.count });
+  }
 }
 
 /** Headings of a rendered, fully analysed doc (fragments are checked against them), else `null`. */

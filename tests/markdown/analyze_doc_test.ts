@@ -137,6 +137,15 @@ Deno.test("inlineCodePath: what counts as a repo-relative file path", () => {
       "github.com/b.md",
       "docs.rs/x/y.md",
       "https:/x/y.md",
+      // Placeholders.
+      "path/to/file.md",
+      "Path/To/config.yml",
+      "your/path/to/x.ts",
+      "src/\u2026/main.ts",
+      "\u2026/x.md",
+      "src/.../main.ts",
+      ".../x.md",
+      "{{dir}}/x.md",
     ]
   ) {
     assert.equal(inlineCodePath(code), undefined, code);

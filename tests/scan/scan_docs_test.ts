@@ -290,6 +290,30 @@ Deno.test("missing_path: inline-code paths that exist neither from the root nor 
   ]);
 });
 
+Deno.test("missing_path: a path that is the tail of listed paths names the one, or counts several", () => {
+  const artifact = scanDocs(input({
+    "skills/check/SKILL.md": "Read `references/signals.md`, `x/util.ts` and `gone/none.md`.\n",
+  }, {
+    others: [
+      "skills/clean/references/signals.md",
+      "src/x/util.ts",
+      "lib/x/util.ts",
+      "x/util.tsx",
+      "prefix-references/signals.md",
+    ],
+  }));
+  assert.deepEqual(of(artifact.signals["skills/check/SKILL.md"], "missing_path"), [
+    {
+      kind: "missing_path",
+      line: 1,
+      path: "references/signals.md",
+      hint: "skills/clean/references/signals.md",
+    },
+    { kind: "missing_path", line: 1, path: "x/util.ts", candidates: 2 },
+    { kind: "missing_path", line: 1, path: "gone/none.md" },
+  ]);
+});
+
 Deno.test("inbound_links counts other shortlisted docs linking in (once per doc; self and excluded docs do not count)", () => {
   const artifact = scanDocs(input({
     "a.md": "[t](t.md) [t again](t.md#x)\n",
