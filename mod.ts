@@ -121,6 +121,7 @@ export {
   type ScanArtifact,
   type Signal,
 } from "./lib/scan/scan_docs.ts";
+export { type SuppressedCounts } from "./lib/scan/suppress_signals.ts";
 
 // Lifecycle deletion.
 export {

@@ -34,6 +34,22 @@ export interface DocAnalysis {
    * frozen: prune never deletes it; it fails closed).
    */
   malformedFrontmatter: MalformedFrontmatter | undefined;
+  /** Inline suppression comments outside code, in document order (see {@linkcode Suppression}). */
+  suppressions: Suppression[];
+}
+
+/**
+ * A `<!-- dochygiene-disable [kinds] -->`, `<!-- dochygiene-enable [kinds] -->`
+ * or `<!-- dochygiene-disable-next-line [kinds] -->` comment, as an HTML block
+ * (on its own lines, outside code).
+ */
+export interface Suppression {
+  /** 1-based line the comment ends on. */
+  line: number;
+  /** `disable` or `enable` from its line on; `next`: the line after it only. */
+  op: "disable" | "enable" | "next";
+  /** The signal kinds it names (lower case); empty: every kind. */
+  kinds: string[];
 }
 
 /** What {@linkcode DocAnalysis.malformedFrontmatter} says. */
@@ -94,12 +110,18 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
   const frontmatter = doc.frontmatter.data;
   const hygiene = _hygiene(frontmatter?.hygiene);
   const inlinePaths: { line: number; path: string }[] = [];
+  const suppressions: Suppression[] = [];
   let done = 0;
   let open = 0;
   for (const block of doc.blocks) {
     if (block.task === "done") done++;
     if (block.task === "open") open++;
-    if (block.kind === "html") continue;
+    if (block.kind === "html") {
+      if (block.lines.some((line) => line.includes("dochygiene-"))) {
+        _suppressions(block, suppressions);
+      }
+      continue;
+    }
     const scan = scanBlock(block, doc);
     for (const code of scan.codeSpans) {
       const p = inlineCodePath(code.content);
@@ -116,7 +138,23 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
     checkboxes: done + open > 0 ? { done, open } : undefined,
     status: _frontmatterStatus(frontmatter?.status) ?? _leadingStatus(doc),
     malformedFrontmatter: _malformed(doc.frontmatter),
+    suppressions,
   };
+}
+
+const SUPPRESSION = /<!--\s*dochygiene-(disable-next-line|disable|enable)((?:\s[\s\w,]*?)?)\s*-->/g;
+
+/** The suppression comments of an HTML block, appended to `out` (see docs/signals.md). */
+function _suppressions(block: { line: number; lines: string[] }, out: Suppression[]): void {
+  const text = block.lines.join("\n");
+  for (const m of text.matchAll(SUPPRESSION)) {
+    const end = m.index + m[0].length;
+    let line = block.line;
+    for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) line++;
+    const op = m[1] === "disable-next-line" ? "next" : m[1] as "disable" | "enable";
+    const kinds = m[2].toLowerCase().split(/[\s,]+/).filter((kind) => kind !== "");
+    out.push({ line, op, kinds });
+  }
 }
 
 function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | undefined {

@@ -29,7 +29,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 5, format 5`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 5, format 6`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -118,7 +118,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
- * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]"; // see encodeCacheEntry
+ * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]"; // see encodeCacheEntry
  * const disk = new DiskRecord([["sdist", "exists"]]);
  * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
  * const cache = ScanCache.parse(bytes);

@@ -23,6 +23,7 @@ import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
 import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
 import { TailIndex } from "../links/tail_index.ts";
+import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
 
 /** Version of the artifact schema. */
@@ -85,6 +86,12 @@ export interface ScanArtifact {
    * findings, not a run that could not be done; see docs/reference.md).
    */
   fail_on?: { kinds: string[]; failed: boolean; counts: Record<string, number> };
+  /**
+   * Findings taken out of `signals` by inline suppression comments, counted
+   * (in all, by kind, by doc); only when there are any (docs/signals.md
+   * "Suppressing findings").
+   */
+  suppressed?: SuppressedCounts;
 }
 
 /** What reading one file gave. */
@@ -314,6 +321,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
       input.files.values().filter((f) => f.type === "file").map((f) => f.path),
     );
   const isoOf = new Map<number, string>();
+  const suppressed: SuppressedCounts = { total: 0, by_kind: {}, by_path: {} };
   for (const { path, tracked, read, doc } of shortlisted) {
     // Untracked files have no commit, even when a deleted namesake has one.
     const seconds = tracked ? input.git?.ages.get(path) : undefined;
@@ -337,11 +345,12 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
     if (doc) _linkFindings(list, path, doc, analysed, headings, site, tails);
+    if (doc?.suppressions !== undefined) suppressSignals(path, list, doc.suppressions, suppressed);
     signals[path] = list;
   }
 
   excluded.sort((a, b) => byCodePoint(a.path, b.path));
-  return {
+  const artifact: ScanArtifact = {
     schema_version: SCAN_SCHEMA_VERSION,
     generated_at: now.toISOString(),
     root: input.root,
@@ -360,6 +369,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     shortlist,
     signals,
   };
+  if (suppressed.total > 0) artifact.suppressed = suppressed;
+  return artifact;
 }
 
 type _Stage = "out" | "dir" | "ignore" | "read";
