@@ -72,6 +72,7 @@ export {
   type Config,
   CONFIG_FILE_NAME,
   defaultConfig,
+  type DriftConfig,
   type Lifetime,
   type LinksConfig,
   loadConfig,
@@ -122,6 +123,9 @@ export {
   type Signal,
 } from "./lib/scan/scan_docs.ts";
 export { type SuppressedCounts } from "./lib/scan/suppress_signals.ts";
+export { codeElement, elementTerms } from "./lib/drift/code_element.ts";
+export { type ReviewFacts, reviewFacts } from "./lib/drift/review_facts.ts";
+export { CODE_DRIFT_CAP, type CommitRef, type DriftSignal } from "./lib/drift/drift_signals.ts";
 
 // Lifecycle deletion.
 export {

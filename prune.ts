@@ -16,7 +16,9 @@ import { applyPrune, PRUNE_JOURNAL_FILE, skipHiddenUnits } from "./lib/apply/app
 import { DochygieneError } from "./lib/core/dochygiene_error.ts";
 import type { DocLink } from "./lib/markdown/extract_links.ts";
 import { findDangling } from "./lib/prune/find_dangling.ts";
+import { checkToplevel } from "./lib/git/check_toplevel.ts";
 import { gitBusy } from "./lib/git/git_busy.ts";
+import { headDetached } from "./lib/git/head_detached.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
 import { pathExists } from "./lib/fs/path_exists.ts";
 import { planFromDisk } from "./lib/prune/plan_from_disk.ts";
@@ -117,6 +119,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       `${root} is not a git repository; prune only deletes what git can give back: run it inside one`,
     );
   }
+  await checkToplevel(root);
   const stateDir = await resolveStateDir(root);
   if (apply) {
     assertWritePermission(stateDir, root);
@@ -163,6 +166,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     ({ plan, links } = dry);
     const busy = await gitBusy(root);
     if (busy) plan.warnings.push(`${busy.state}: --yes refuses until you ${busy.fix}`);
+    if (await headDetached(root)) {
+      plan.warnings.push(
+        "HEAD is detached: --yes would make the hygiene commit on no branch, and the next git " +
+          "switch would leave it behind; switch to a branch first (git switch <branch>)",
+      );
+    }
     if (await pathExists(join(stateDir, PRUNE_JOURNAL_FILE))) {
       plan.warnings.push(
         "an earlier prune --yes was interrupted; the next prune --yes rolls it back first",
@@ -197,6 +206,12 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     });
     for (const skip of plan.skipped) {
       if (declined.has(skip.path)) skip.reason = `declined at the prompt (${skip.reason})`;
+    }
+    if (plan.commit !== null && await headDetached(root)) {
+      plan.warnings.push(
+        `HEAD is detached: the hygiene commit ${plan.commit} is on no branch, and the next git ` +
+          `switch leaves it behind; keep it with git branch <name> ${plan.commit}`,
+      );
     }
     // Links as planned, just before deletion: docs inside what went are skipped as sources.
     plan.dangling = findDangling(links, plan.applied.map((a) => a.path), resolveLink);

@@ -41,25 +41,32 @@ export async function applyCommit(
   // caught after it, and its commit kept.)
   const head = text((await git(["rev-parse", "HEAD"])).stdout);
   if (head !== oldHead) {
-    throw new Error(`HEAD moved while pruning (a commit landed: ${head}); run prune again`);
+    throw new Error(
+      `HEAD moved while pruning (${await _howMoved(git, oldHead!, head)}); run prune again`,
+    );
   }
   progress.committing = true;
   // The id comes from git commit's own summary line, never from a later look at HEAD:
-  // a hook or another agent may have committed on top of it by then.
+  // a hook or another agent may have committed on top of it by then. The hooks it runs see
+  // the user's environment, not dochygiene's git settings (docs/prune.md "How apply works").
   const summary = await gitOr(
     git,
     ["commit", "--cleanup=whitespace", "-F", temp.message],
     undefined,
     {
       env: { GIT_INDEX_FILE: temp.commit, GIT_EDITOR: "true" },
-      config: { "core.abbrev": "no" },
       hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
+      userEnvironment: true,
     },
   );
-  progress.newHead = _committedId(summary);
-  if (progress.newHead === undefined) {
+  const abbreviated = _committedId(summary);
+  if (abbreviated === undefined) {
     throw new Error("git commit did not print the new commit's id");
   }
+  // Unambiguous when git printed it; the checks below make sure it is this commit.
+  progress.newHead = text(
+    (await git(["rev-parse", "--verify", `${abbreviated}^{commit}`])).stdout,
+  );
   await _verifyCommit(git, oldHead!, progress.newHead, unitOf, headFiles);
 }
 
@@ -108,12 +115,19 @@ export function commitMessage(candidates: readonly Candidate[]): string {
 }
 
 /**
- * The id of the commit `git commit` (with `core.abbrev=no`) made, from its
- * summary line `[<branch> <id>] <subject>` (`undefined` if there is none).
- * Hooks print to stderr, so nothing precedes that line.
+ * The (abbreviated) id of the commit `git commit` made, from its summary line
+ * `[<branch> <id>] <subject>` (`undefined` if there is none). Hooks print to
+ * stderr, so nothing precedes that line.
  */
 function _committedId(stdout: Uint8Array): string | undefined {
-  return /^\[.*? ([0-9a-f]{40}|[0-9a-f]{64})\] /.exec(new TextDecoder().decode(stdout))?.[1];
+  return /^\[.*? ([0-9a-f]{4,64})\] /.exec(new TextDecoder().decode(stdout))?.[1];
+}
+
+/** How HEAD went from `oldHead` to `now`: a commit on top of it, or a checkout or reset. */
+async function _howMoved(git: Git, oldHead: string, now: string): Promise<string> {
+  const descends = await git(["merge-base", "--is-ancestor", oldHead, now], { okCodes: [0, 1] })
+    .then((r) => r.code === 0, () => false);
+  return descends ? `a commit landed: ${now}` : `a checkout or reset moved it to ${now}`;
 }
 
 /**
@@ -135,7 +149,8 @@ async function _verifyCommit(
     );
   }
   if (parents.length !== 1 || parents[0] !== oldHead) {
-    throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead})`);
+    const how = parents.length === 1 ? `: ${await _howMoved(git, oldHead, parents[0])}` : "";
+    throw new Error(`HEAD moved while pruning (the new commit's parent is not ${oldHead}${how})`);
   }
   const diff = await git([
     "diff-tree",

@@ -7,16 +7,17 @@
  * @module
  */
 
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { byCodePoint } from "../core/by_code_point.ts";
-import { decodePath } from "../core/decode_path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
+import { checkToplevel } from "../git/check_toplevel.ts";
 import { gitBusy } from "../git/git_busy.ts";
 import type { ApplyInput } from "./apply_prune.ts";
 import { approvedCandidates, type Candidate, type Plan } from "../prune/plan_prune.ts";
 import { type IndexEntry, readIndex } from "./_read_index.ts";
 import { recover } from "./_recover.ts";
-import { type Git, records, text } from "./_prune_git.ts";
+import { entryPath, type Git, records, text } from "./_prune_git.ts";
+import { hashed } from "./_back_up.ts";
 
 /** What an apply deletes: the approved units and their files, as git and the disk have them now. */
 export interface Selection {
@@ -61,6 +62,8 @@ export async function applyPrepare(
   input: ApplyInput,
 ): Promise<{ plan: Plan; selection: Selection | undefined }> {
   const { root, stateDir } = input;
+  // git would delete in its own worktree what was read (and backed up) from the root.
+  await checkToplevel(root);
   const busy = await gitBusy(root);
   if (busy) {
     throw new DochygieneError("GIT_BUSY", `${busy.state}; ${busy.fix}, then run prune again`);
@@ -106,7 +109,7 @@ export async function applyPrepare(
     readIndex(git, unitFinder(approved.map((c) => c.path))),
     collection.head === undefined
       ? Promise.resolve(undefined)
-      : git(["ls-tree", "-r", "-z", "--full-tree", "--name-only", collection.head]),
+      : git(["ls-tree", "-r", "-z", "--full-tree", collection.head]),
   ]);
   if (index.unmerged) {
     throw new DochygieneError(
@@ -119,13 +122,32 @@ export async function applyPrepare(
     approved = approved.filter((c) => !index.hidden.has(c.path));
     if (approved.length === 0) return { plan, selection: undefined };
   }
+  // HEAD's files under the units, with their blobs: `<mode> <type> <oid>\t<path>`.
+  const headBlobs = new Map<string, { mode: string; oid: string }>();
+  const approvedUnit = unitFinder(approved.map((c) => c.path));
+  for (const record of headTree ? records(headTree.stdout) : []) {
+    const path = entryPath(record);
+    if (approvedUnit(path) === undefined) continue;
+    const [mode, , oid] = text(record.subarray(0, record.indexOf(0x09))).split(" ");
+    headBlobs.set(path, { mode, oid });
+  }
+  const unclean = await _uncleanUnits(git, root, approved, approvedUnit, headBlobs);
+  if (unclean.size > 0) {
+    for (const [unit, path] of unclean) {
+      plan.skipped.push({
+        path: unit,
+        reason: `${path} differs from HEAD though git reports it unchanged (a stale ` +
+          `core.fsmonitor? git -c core.fsmonitor=false status shows it), so its edit could not ` +
+          `be given back; not deleted`,
+      });
+    }
+    plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
+    approved = approved.filter((c) => !unclean.has(c.path));
+    if (approved.length === 0) return { plan, selection: undefined };
+  }
   const unitOf = unitFinder(approved.map((c) => c.path));
   const entries = index.entries.filter((e) => unitOf(e.path) !== undefined);
-  const headFiles = new Set<string>();
-  for (const record of headTree ? records(headTree.stdout) : []) {
-    const path = decodePath(record);
-    if (unitOf(path) !== undefined) headFiles.add(path);
-  }
+  const headFiles = new Set([...headBlobs.keys()].filter((p) => unitOf(p) !== undefined));
   const inHead = new Set([...headFiles].map((p) => unitOf(p)!));
   const backupFiles: string[] = [];
   const untrackedFiles: string[] = [];
@@ -153,6 +175,40 @@ export async function applyPrepare(
       snapshot: entries.map((e) => e.tagged.subarray(2)),
     },
   };
+}
+
+/**
+ * The approved units git takes for clean whose bytes say otherwise (unit → the first such
+ * file): a regular file in HEAD whose content, as `git add` would store it, is not HEAD's blob.
+ * git's own view rests on the index's stat data and `core.fsmonitor`, which may lag; deleting
+ * such a unit as clean would drop an edit no revert gives back. One `hash-object` for all.
+ */
+async function _uncleanUnits(
+  git: Git,
+  root: string,
+  approved: readonly Candidate[],
+  unitOf: (path: string) => string | undefined,
+  headBlobs: ReadonlyMap<string, { mode: string; oid: string }>,
+): Promise<Map<string, string>> {
+  const clean = new Set(approved.filter((c) => c.tracked && !c.dirty).map((c) => c.path));
+  const files: string[] = [];
+  for (const [path, { mode }] of headBlobs) {
+    if (!mode.startsWith("100") || !clean.has(unitOf(path)!)) continue;
+    // Only a regular file can hold an edit hash-object reads (git rm checks the rest).
+    try {
+      if (Deno.lstatSync(join(root, path)).isFile) files.push(path);
+    } catch {
+      // Gone: git rm checks it.
+    }
+  }
+  const unclean = new Map<string, string>();
+  if (files.length === 0) return unclean;
+  const oids = await hashed(git, files, { filters: true });
+  files.forEach((path, i) => {
+    const unit = unitOf(path)!;
+    if (oids[i] !== headBlobs.get(path)!.oid && !unclean.has(unit)) unclean.set(unit, path);
+  });
+  return unclean;
 }
 
 /** Maps a path to the unit (a file, or a directory ending in `/`) of `units` it is in. */

@@ -70,7 +70,7 @@ export async function applyStage(
     await git(["read-tree", oldHead], { env });
     await git([...RM, "--cached", "-f"], { stdin: nul([...headFiles]), env });
     tree = text((await git(["write-tree"], { env })).stdout);
-    await Deno.writeTextFile(temp.message, commitMessage(committed));
+    await Deno.writeTextFile(temp.message, commitMessage(committed), { createNew: true });
   }
   const journal: Journal = {
     schema_version: 1,

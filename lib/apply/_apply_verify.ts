@@ -34,6 +34,8 @@ export async function applyVerify(
       ? `git rm (${staged} staged file${staged === 1 ? "" : "s"} never committed: no revert gives ${
         staged === 1 ? "it" : "them"
       } back)`
+      : c.dirty
+      ? "git rm (uncommitted changes discarded: no revert gives them back)"
       : "git rm";
     plan.applied.push({ path: c.path, how });
   }

@@ -85,13 +85,26 @@ export function backupEnv(
   };
 }
 
-/** The blob ids of `files`' exact bytes (`hash-object --no-filters`), written to `env`'s store with `write`. */
+/**
+ * The blob ids of `files`' exact bytes (`hash-object --no-filters`), written to `env`'s store
+ * with `write`; with `filters`, of their content as `git add` would store it.
+ */
 export async function hashed(
   git: Git,
   files: readonly string[],
-  options: { env?: Record<string, string>; config?: Record<string, string>; write?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    config?: Record<string, string>;
+    write?: boolean;
+    filters?: boolean;
+  } = {},
 ): Promise<string[]> {
-  const args = ["hash-object", ...(options.write ? ["-w"] : []), "--no-filters", "--stdin-paths"];
+  const args = [
+    "hash-object",
+    ...(options.write ? ["-w"] : []),
+    ...(options.filters ? [] : ["--no-filters"]),
+    "--stdin-paths",
+  ];
   const out = await git(args, {
     // C-quoted, each: git unquotes a line that starts with `"` and drops a CR before its end.
     stdin: files.map((f) => `${_cQuoted(f)}\n`).join(""),

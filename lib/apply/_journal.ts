@@ -65,6 +65,15 @@ export async function writeJournal(path: string, journal: Journal): Promise<void
  */
 export async function readJournal(path: string): Promise<Journal | undefined> {
   let journal: Journal;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return undefined;
+    throw err;
+  }
+  // A FIFO would block the read forever (holding the lock); a symlink points anywhere.
+  if (!info.isFile) throw notOurs(path, "is not a regular file");
   try {
     journal = JSON.parse(await Deno.readTextFile(path));
     if (
@@ -83,5 +92,30 @@ export async function readJournal(path: string): Promise<Journal | undefined> {
         `move them away, then run prune again`,
     );
   }
+  if (
+    !_BACKUP.test(journal.backup) ||
+    journal.objects !== journal.backup.replace(_BACKUP, "$1.objects")
+  ) {
+    throw notOurs(
+      path,
+      `names a backup (${journal.backup}, ${journal.objects}) this tool never makes`,
+    );
+  }
   return journal;
+}
+
+/** The name of a backup index an apply makes; `$1` its tag's part, as its objects are named. */
+const _BACKUP = /^(prune-\d+-[0-9a-f]{8})\.backup\.index$/;
+
+/**
+ * The refusal of a journal (or its backup) this tool did not leave: planted by a clone that
+ * tracks `.dochygiene/`, or made by hand. Nothing is read through it or written for it.
+ */
+export function notOurs(path: string, why: string): DochygieneError {
+  return new DochygieneError(
+    "PRUNE_JOURNAL",
+    `${path} ${why}, so it is not one this tool left; nothing was changed: move the ` +
+      `.dochygiene/prune-* entries away (git rm -r --cached them if git tracks them), then run ` +
+      `prune again`,
+  );
 }

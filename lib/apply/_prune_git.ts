@@ -40,10 +40,16 @@ export async function gitOr(
   git: Git,
   args: string[],
   stdin: string | undefined,
-  options: { env?: Record<string, string>; config?: Record<string, string>; hint?: string },
+  options: {
+    env?: Record<string, string>;
+    config?: Record<string, string>;
+    hint?: string;
+    userEnvironment?: boolean;
+  },
 ): Promise<Uint8Array> {
   try {
-    return (await git(args, { stdin, env: options.env, config: options.config })).stdout;
+    const { env, config, userEnvironment } = options;
+    return (await git(args, { stdin, env, config, userEnvironment })).stdout;
   } catch (err) {
     if (options.hint && err instanceof DochygieneError) {
       throw new DochygieneError(err.code, `${options.hint} (${err.message})`);

@@ -7,15 +7,15 @@
  */
 
 import { Buffer } from "node:buffer";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { decodePath } from "../core/decode_path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { pathExists } from "../fs/path_exists.ts";
 import { backupBlobs, backupEnv } from "./_back_up.ts";
-import { PRUNE_JOURNAL_FILE, readJournal, writeJournal } from "./_journal.ts";
+import { notOurs, PRUNE_JOURNAL_FILE, readJournal, writeJournal } from "./_journal.ts";
 import { entryPath, type Git, join0, records, text } from "./_prune_git.ts";
 import { checkOut, unfinished } from "./_restore.ts";
-import { removeLeftovers } from "./_temp_files.ts";
+import { removeLeftovers, tempFiles } from "./_temp_files.ts";
 
 /**
  * Rolls back an apply that was killed (its journal is still there): HEAD moves
@@ -40,7 +40,8 @@ export async function recover(
   }
   const backup = resolve(stateDir, journal.backup);
   const store = resolve(stateDir, journal.objects);
-  if (!(await pathExists(backup)) || !(await pathExists(store))) {
+  const [backupInfo, storeInfo] = [_lstat(backup), _lstat(store)];
+  if (backupInfo === undefined || storeInfo === undefined) {
     const head = journal.old_head === null ? "" : `, HEAD was ${journal.old_head}`;
     throw new DochygieneError(
       "PRUNE_JOURNAL",
@@ -50,6 +51,18 @@ export async function recover(
         `committed file), then remove the journal and run prune again`,
     );
   }
+  // Read through nothing but what this tool made: a regular index and a real directory, which
+  // git does not track (a clone of a repository that commits .dochygiene/ brings a planted one).
+  if (!backupInfo.isFile || !storeInfo.isDirectory) {
+    throw notOurs(path, `names a backup that is not a regular file and a directory`);
+  }
+  const ownedByGit = await git([
+    "ls-files",
+    "-z",
+    "--",
+    ...[path, backup, store].map((p) => relative(root, p)),
+  ]);
+  if (ownedByGit.stdout.length > 0) throw notOurs(path, "or its backup is tracked by git");
   const done: string[] = [];
   let snapshot = [...records(Buffer.from(journal.snapshot, "base64"))];
   const tracked = new Set(snapshot.map(entryPath));
@@ -126,7 +139,8 @@ export async function recover(
         root,
         files: raw,
         objectFormat,
-        scratch: join(stateDir, "prune-recover.scratch"),
+        // Unique, and made afresh: never a name something may already stand at.
+        scratch: tempFiles(stateDir).temp.scratch,
       });
     } catch (err) {
       const left = await unfinished(git, root, missingFiles, env, raw).catch(() => missingFiles);
@@ -215,6 +229,15 @@ async function _hygieneCommit(
     if (lines[i + 1] === `${tree} ${oldHead}`) return { head, commit: lines[i].slice(7) };
   }
   return { head, commit: undefined };
+}
+
+/** `path`'s own kind (a symlink is not followed), or `undefined` when there is nothing. */
+function _lstat(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `n thing` or `n things`. */

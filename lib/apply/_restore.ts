@@ -179,13 +179,16 @@ export async function checkOut(
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_ATTR_NOSYSTEM: "1",
   };
+  // Not recursive, and before the removal below owns it: the scratch directory is made here,
+  // so nothing standing at its name is followed or removed.
+  await Deno.mkdir(exact.scratch);
   try {
-    await Deno.mkdir(tree, { recursive: true });
+    await Deno.mkdir(tree);
     await git(
       ["init", "-q", "--bare", "--template=", `--object-format=${exact.objectFormat}`, gitDir],
       { env: isolated },
     );
-    await Deno.mkdir(join(gitDir, "info"), { recursive: true });
+    await Deno.mkdir(join(gitDir, "info"), { recursive: true }); // inside our fresh directory
     await Deno.writeTextFile(join(gitDir, "info", "attributes"), _NO_CONVERSION);
     await git(["checkout-index", "-f", "-q", "-z", "--stdin", `--prefix=${exact.root}/`], {
       stdin: nul(raw),

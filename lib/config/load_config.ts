@@ -35,6 +35,24 @@ export interface Rule {
   extract: boolean;
 }
 
+/** The drift signals' settings (`drift:` in `.dochygiene.yml`; docs/configuration.md). */
+export interface DriftConfig {
+  /** Report `stale_reference` signals (default true). */
+  stale_reference: boolean;
+  /** Report `code_drift` signals (default true). */
+  code_drift: boolean;
+  /** Report `review` signals (default true). */
+  review: boolean;
+  /** The review interval of a doc that declares none, in days; `null` = none (default). */
+  review_interval_days: number | null;
+  /** Root-anchored globs of docs that get no drift signal. */
+  exclude_docs: string[];
+  /** Root-anchored globs of files that are not code: neither searched for elements nor `code_drift` targets. */
+  exclude_code: string[];
+  /** Elements never reported as `stale_reference`, as written (with or without `()`). */
+  exclude_elements: string[];
+}
+
 /** The config, every key present with its default. */
 export interface Config {
   /** The reminder fires when the last check is older than this many days. */
@@ -45,6 +63,8 @@ export interface Config {
   excluded_dirs: string[];
   /** The lifecycle rulebook; empty = prune manages nothing. */
   rules: Rule[];
+  /** The drift signals' settings. */
+  drift: DriftConfig;
   /** How links are resolved: the docs' renderer (docs/configuration.md `links`); absent = detected. */
   links?: LinksConfig;
 }
@@ -98,6 +118,15 @@ export function defaultConfig(): Config {
     scope_globs: ["**/*.md", "**/*.mdx", "**/*.markdown"],
     excluded_dirs: ["build", "vendor", "archive", "graphify-out", "node_modules"],
     rules: [],
+    drift: {
+      stale_reference: true,
+      code_drift: true,
+      review: true,
+      review_interval_days: null,
+      exclude_docs: [],
+      exclude_code: [],
+      exclude_elements: [],
+    },
   };
 }
 

@@ -9,6 +9,7 @@
 import {
   type Config,
   defaultConfig,
+  type DriftConfig,
   invalidConfig,
   type Lifetime,
   type LinksConfig,
@@ -23,7 +24,16 @@ import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
 // Config globs are validated, then matched, with the glob engine.
 await loadGlobEngine();
 
-const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules", "links"];
+const _DRIFT_KEYS = [
+  "stale_reference",
+  "code_drift",
+  "review",
+  "review_interval_days",
+  "exclude_docs",
+  "exclude_code",
+  "exclude_elements",
+];
+const _TOP_KEYS = ["threshold_days", "scope_globs", "excluded_dirs", "rules", "links", "drift"];
 const _LINKS_KEYS = ["renderer", "root", "fallback_extensions"];
 const _RULE_KEYS = [
   "match",
@@ -148,6 +158,9 @@ export function parseConfig(text: string): Config {
     if (!Array.isArray(raw.rules)) problems.push("rules: must be a list of rules");
     else config.rules = raw.rules.map((r, i) => _rule(r, `rules[${i}]`, problems));
   }
+  if (raw.drift !== undefined && raw.drift !== null) {
+    check(() => config.drift = _drift(raw.drift, problems));
+  }
   if (raw.links !== undefined && raw.links !== null) config.links = _links(raw.links, problems);
   if (problems.length === 1) throw invalidConfig(problems[0]);
   if (problems.length > 1) {
@@ -163,6 +176,9 @@ export const CONFIG_KEYS: readonly string[] = _TOP_KEYS;
 
 /** The keys a rule takes (the JSON Schema lists the same). */
 export const RULE_KEYS: readonly string[] = _RULE_KEYS;
+
+/** The keys `drift:` takes (the JSON Schema lists the same). */
+export const DRIFT_KEYS: readonly string[] = _DRIFT_KEYS;
 
 /** The lifetimes a rule may have. */
 export const LIFETIMES: readonly Lifetime[] = _LIFETIMES;
@@ -360,6 +376,50 @@ function _rule(raw: unknown, at: string, problems: string[]): Rule {
     }
   }
   return problems.length === before ? rule : fallback;
+}
+
+/** The `drift:` mapping, defaults filled in; each problem is kept in `problems`. */
+function _drift(raw: unknown, problems: string[]): DriftConfig {
+  const drift = defaultConfig().drift;
+  if (!_isRecord(raw)) throw invalidConfig(`drift: must be a mapping (${_DRIFT_KEYS.join(", ")})`);
+  const check = (fn: () => void) => _collect(problems, fn);
+  for (const key of Object.keys(raw)) {
+    if (!_DRIFT_KEYS.includes(key)) problems.push(_unknownKey(`drift.${key}`, key, _DRIFT_KEYS));
+  }
+  for (const key of ["stale_reference", "code_drift", "review"] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value === "boolean") drift[key] = value;
+    else problems.push(`drift.${key}: must be true or false${_quotedBool(value)}`);
+  }
+  const interval = raw.review_interval_days;
+  if (interval !== undefined && interval !== null) {
+    check(() => {
+      const days = _integer(interval, "drift.review_interval_days");
+      if (days < 1) throw invalidConfig("drift.review_interval_days: must be a whole number >= 1");
+      drift.review_interval_days = days;
+    });
+  }
+  for (const key of ["exclude_docs", "exclude_code"] as const) {
+    if (raw[key] === undefined) continue;
+    check(() => {
+      drift[key] = _stringList(raw[key], `drift.${key}`, problems);
+      drift[key].forEach((g, i) => check(() => _glob(g, `drift.${key}[${i}]`)));
+    });
+  }
+  if (raw.exclude_elements !== undefined) {
+    check(() =>
+      drift.exclude_elements = _stringList(raw.exclude_elements, "drift.exclude_elements", problems)
+    );
+  }
+  return drift;
+}
+
+/** For a boolean written in quotes, YAML's string: say so. */
+function _quotedBool(value: unknown): string {
+  return value === "true" || value === "false"
+    ? `, not the string "${value}" (write it without quotes)`
+    : "";
 }
 
 function _glob(glob: string, at: string): void {

@@ -99,7 +99,12 @@ function _describe(signal: Signal): { subject: string; message: string } {
       return { subject: signal.path, message: `\`${signal.path}\` does not exist${near}` };
     }
     case "malformed_frontmatter":
-      return { subject: signal.reason, message: `malformed frontmatter: ${signal.reason}` };
+      return {
+        subject: signal.reason,
+        // With a hygiene: line, prune protects the doc until its YAML is fixed (docs/prune.md).
+        message: `malformed frontmatter: ${signal.reason}` +
+          (signal.hygiene ? " (has a hygiene: line: prune keeps it until the YAML is fixed)" : ""),
+      };
     case "duplicate":
       return { subject: "", message: `same content as ${signal.of.join(", ")}` };
     default: {

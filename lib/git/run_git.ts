@@ -25,6 +25,13 @@ export interface GitOptions {
    * Default `true`.
    */
   literalPathspecs?: boolean;
+  /**
+   * A command that runs the user's hooks (`git commit`): git gets the user's environment (less
+   * the repository-selecting variables) and `config` only, none of dochygiene's settings (no
+   * `--literal-pathspecs`, `LC_ALL=C`, `GIT_OPTIONAL_LOCKS`, ceiling or `-c core.quotepath`),
+   * which git would pass on to the hooks. Give it no pathspec. Default `false`.
+   */
+  userEnvironment?: boolean;
 }
 
 /** What git printed and how it exited. */
@@ -62,10 +69,13 @@ export async function runGit(
   options: GitOptions = {},
 ): Promise<GitResult> {
   const inherited = _inheritedEnv();
+  const user = options.userEnvironment === true;
   const command = new Deno.Command("git", {
     args: [
-      ...(options.literalPathspecs === false ? [] : ["--literal-pathspecs"]),
-      ...Object.entries({ "core.quotepath": "off", ...options.config })
+      ...(options.literalPathspecs === false || user ? [] : ["--literal-pathspecs"]),
+      ...Object.entries(
+        user ? { ...options.config } : { "core.quotepath": "off", ...options.config },
+      )
         .flatMap(([key, value]) => ["-c", `${key}=${value}`]),
       ...args,
     ],
@@ -74,7 +84,7 @@ export async function runGit(
     stdout: "piped",
     stderr: "piped",
     clearEnv: inherited !== undefined,
-    env: {
+    env: user ? { ...inherited, ...options.env } : {
       ...inherited,
       GIT_CEILING_DIRECTORIES: _ceiling(cwd),
       GIT_OPTIONAL_LOCKS: "0",
@@ -93,6 +103,9 @@ export async function runGit(
     }
     throw err;
   }
+  // Output is collected while stdin is written: a command that answers as it reads (`cat-file
+  // --batch`) would otherwise fill its stdout pipe and stop reading, and both would wait.
+  const output = child.output();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
     const data = typeof options.stdin === "string"
@@ -101,7 +114,7 @@ export async function runGit(
     await writer.write(data).catch(() => {});
     await writer.close().catch(() => {});
   }
-  const out = await child.output();
+  const out = await output;
   const result = {
     code: out.code,
     stdout: out.stdout,

@@ -24,6 +24,12 @@ export interface DocAnalysis {
   anchors: Set<string>;
   /** Inline-code spans that are repo-relative file paths (see {@linkcode inlineCodePath}). */
   inlinePaths: { line: number; path: string }[];
+  /**
+   * The other inline-code spans of one token (no whitespace, 3 to 100
+   * characters), trimmed: where code elements are looked for (docs/signals.md
+   * "stale_reference").
+   */
+  inlineTokens: { line: number; code: string }[];
   /** Task-list items outside code; `undefined` when there are none. */
   checkboxes: { done: number; open: number } | undefined;
   /** Frontmatter `status:`, or else a leading `Status:` line (see {@linkcode analyzeDoc}). */
@@ -71,6 +77,7 @@ const LINE_SUFFIX = /:\d+(?::\d+)?$/;
 const EXTENSION = /[^/.]\.[A-Za-z0-9_-]*[A-Za-z][A-Za-z0-9_-]*$/;
 const HOSTNAME =
   /^(?:[A-Za-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|co|edu|gov|info|me|sh|rs|so|xyz|cloud|page|site|tech)$/i;
+const _WHITESPACE = /\s/;
 const STATUS_LINE = /^(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(.*)$/i;
 
 /**
@@ -111,6 +118,7 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
   const hygiene = _hygiene(frontmatter?.hygiene);
   const inlinePaths: { line: number; path: string }[] = [];
   const suppressions: Suppression[] = [];
+  const inlineTokens: { line: number; code: string }[] = [];
   let done = 0;
   let open = 0;
   for (const block of doc.blocks) {
@@ -126,6 +134,12 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
     for (const code of scan.codeSpans) {
       const p = inlineCodePath(code.content);
       if (p !== undefined) inlinePaths.push({ line: scan.lineOf(code.offset), path: p });
+      else {
+        const token = code.content.trim();
+        if (token.length >= 3 && token.length <= 100 && !_WHITESPACE.test(token)) {
+          inlineTokens.push({ line: scan.lineOf(code.offset), code: token });
+        }
+      }
     }
   }
   return {
@@ -135,6 +149,7 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
     links: extractLinks(doc),
     anchors: headingAnchors(doc),
     inlinePaths,
+    inlineTokens,
     checkboxes: done + open > 0 ? { done, open } : undefined,
     status: _frontmatterStatus(frontmatter?.status) ?? _leadingStatus(doc),
     malformedFrontmatter: _malformed(doc.frontmatter),

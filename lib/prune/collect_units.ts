@@ -12,6 +12,7 @@ import type { ListedFile } from "../git/list_candidates.ts";
 import type { Rule } from "../config/load_config.ts";
 import type { UnitFacts } from "./plan_prune.ts";
 import { shallowBoundary } from "../git/read_git_ages.ts";
+import { readRestoredAges } from "../git/read_restored_ages.ts";
 import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
 import { runGit } from "../git/run_git.ts";
 
@@ -211,6 +212,19 @@ export async function collectUnits(root: string, options: CollectOptions): Promi
       if (draft.facts.age_ms === null || ms > draft.facts.age_ms) draft.facts.age_ms = ms;
       if (dated) draft.dated = true;
     }
+  }
+
+  // A unit a hygiene commit deleted and a later one gave back exactly (its revert) is as old as
+  // its content: the age it had just before the hygiene commit.
+  const restored = await readRestoredAges(
+    root,
+    [...drafts.values()].filter((d) => d.tracked > 0 && d.facts.age_ms !== null).map((d) =>
+      d.facts.path
+    ),
+  );
+  for (const [unit, seconds] of restored) {
+    const facts = drafts.get(unit)!.facts;
+    if (seconds * 1000 < facts.age_ms!) facts.age_ms = seconds * 1000;
   }
 
   await Promise.all([...drafts.values()].map(async (draft) => {

@@ -406,7 +406,10 @@ function _candidate(
     : "confirm";
   const why: string[] = [];
   if (!unit.tracked) why.push("untracked");
-  else if (unit.dirty) why.push("uncommitted changes");
+  else if (unit.dirty) {
+    // Not in any commit: deleting them is for good (the prompt shows this reason).
+    why.push("uncommitted changes, lost for good if deleted: no revert gives them back");
+  }
   if (options.uncertainRank) why.push("ranked by name only among units of equal age");
   if (options.judged) why.push("served_when is a judgment");
   if (unit.rule.extract) why.push("extract: true");

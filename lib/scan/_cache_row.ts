@@ -10,6 +10,7 @@
 
 import type { BrokenLink, FragmentRef, MissingPath } from "../links/check_doc_links.ts";
 import type { DocSummary } from "./summarize_doc.ts";
+import type { DocDriftFacts } from "../drift/doc_drift_facts.ts";
 
 /**
  * One doc's line of the cache: its line count (a fact of its bytes, so that
@@ -82,8 +83,10 @@ export function encodeCacheEntry(
   for (const d of suppressions) row.push(d.line, d.op, d.kinds.join(","));
   row.push(targets.length);
   for (const target of targets) row.push(ref(target));
-  // After a tab (JSON holds none): parsed only when asked for.
-  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}`;
+  // After a tab (JSON holds none): parsed only when asked for. The drift facts after another.
+  // Always there (`null` for none): a line cut after the probed paths is not well formed.
+  const drift = summary.drift === undefined ? "null" : JSON.stringify(_driftRow(summary.drift));
+  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}\t${drift}`;
 }
 
 /**
@@ -97,7 +100,7 @@ export function encodeCacheEntry(
  * import { parseCacheRow } from "./_cache_row.ts";
  * import assert from "node:assert/strict";
  *
- * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]';
+ * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]\tnull';
  * assert.deepEqual(parseCacheRow(line, ["a.md"])?.targets, ["a.md"]);
  * assert.equal(parseCacheRow(line, []), undefined); // index 0 names no listed path
  * assert.equal(parseCacheRow("[2]", ["a.md"]), undefined);
@@ -112,9 +115,13 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
   } catch {
     return undefined;
   }
-  return _isRow(row, listed.length)
-    ? new _CachedEntry(row, line.slice(tab + 1), listed)
-    : undefined;
+  if (!_isRow(row, listed.length)) return undefined;
+  const second = line.indexOf("\t", tab + 1);
+  if (second < 0) return undefined;
+  const drift = _parseDrift(line.slice(second + 1));
+  return drift === null
+    ? undefined
+    : new _CachedEntry(row, line.slice(tab + 1, second), listed, drift);
 }
 
 /** One doc's cached facts: its line count, summary, and the paths it links to. */
@@ -155,6 +162,7 @@ const _ANCHORS = 8;
 class _CachedEntry implements CachedDoc, DocSummary {
   readonly lines: number;
   readonly appendOnly: boolean;
+  readonly drift: DocDriftFacts | undefined;
   #row: _Row;
   #probed: string;
   #listed: readonly string[];
@@ -163,7 +171,13 @@ class _CachedEntry implements CachedDoc, DocSummary {
   /** The probed paths, parsed on first need (`null` until then). */
   #paths: string[] | undefined | null = null;
 
-  constructor(row: _Row, probed: string, listed: readonly string[]) {
+  constructor(
+    row: _Row,
+    probed: string,
+    listed: readonly string[],
+    drift: DocDriftFacts | undefined,
+  ) {
+    this.drift = drift;
     this.#row = row;
     this.#probed = probed;
     this.#listed = listed;
@@ -367,4 +381,48 @@ export function isCount(value: unknown): value is number {
 /** A 1-based line number. */
 function _isLine(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
+/** A doc's drift facts as one array: `[line, element, …]`, the paths, `[reviewed, interval]` or `null`. */
+function _driftRow(drift: DocDriftFacts): unknown[] {
+  const elements: unknown[] = [];
+  for (const { line, element } of drift.elements) elements.push(line, element);
+  const review = drift.review === undefined
+    ? null
+    : [drift.review.reviewed, drift.review.interval ?? null];
+  return [elements, drift.paths, review];
+}
+
+/**
+ * The drift facts {@linkcode _driftRow} wrote (`undefined` for none); `null` when they are not
+ * well formed.
+ */
+function _parseDrift(text: string): DocDriftFacts | undefined | null {
+  let row: unknown;
+  try {
+    row = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (row === null) return undefined;
+  if (!Array.isArray(row) || row.length !== 3) return null;
+  const [flat, paths, review] = row;
+  if (!Array.isArray(flat) || flat.length % 2 !== 0 || !Array.isArray(paths)) return null;
+  const elements: DocDriftFacts["elements"] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    if (!_isLine(flat[i]) || typeof flat[i + 1] !== "string") return null;
+    elements.push({ line: flat[i], element: flat[i + 1] });
+  }
+  if (!paths.every((p) => typeof p === "string")) return null;
+  const facts: DocDriftFacts = { elements, paths };
+  if (review !== null) {
+    if (!Array.isArray(review) || review.length !== 2 || typeof review[0] !== "string") {
+      return null;
+    }
+    if (review[1] !== null && !isCount(review[1])) return null;
+    facts.review = review[1] === null
+      ? { reviewed: review[0] }
+      : { reviewed: review[0], interval: review[1] };
+  }
+  return facts;
 }

@@ -32,11 +32,14 @@ const _KINDS: readonly [Signal["kind"], string][] = [
   ["broken_link", "broken links"],
   ["broken_anchor", "broken anchors"],
   ["missing_path", "missing paths"],
+  ["stale_reference", "stale references (code elements the code no longer has)"],
+  ["code_drift", "code drift (files changed after the doc)"],
   ["duplicate", "duplicates"],
   ["checkboxes", "open checkboxes"],
   ["status", "status lines"],
   ["dated_name", "dated names"],
   ["lifecycle", "governed by a rule"],
+  ["review", "reviews due"],
 ];
 
 /**
@@ -98,7 +101,8 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
     let docs = 0;
     for (const path of artifact.shortlist) {
       const found = artifact.signals[path].filter((s) => s.kind === kind)
-        .filter((s) => s.kind !== "checkboxes" || s.open > 0);
+        .filter((s) => s.kind !== "checkboxes" || s.open > 0)
+        .filter((s) => s.kind !== "review" || s.due === true);
       if (found.length === 0) continue;
       docs++;
       for (const signal of found) rows.push(_line(path, signal));
@@ -154,6 +158,16 @@ function _line(path: string, s: Signal): string {
       return `${p}  ${_display(s.value)}`;
     case "dated_name":
       return `${p}  ${s.date}`;
+    case "stale_reference":
+      return `${p}:${s.line} \`${_display(s.element)}\` last seen ${
+        s.last_seen.date.slice(0, 10)
+      } (${s.last_seen.commit.slice(0, 12)})`;
+    case "code_drift":
+      return `${p} → ${_display(s.path)}: ${s.commits_after} commit${
+        s.commits_after === 1 ? "" : "s"
+      } after, ${s.days_after} days later`;
+    case "review":
+      return `${p}  reviewed ${s.reviewed}, ${s.days_since} days ago (every ${s.interval_days} days)`;
     case "lifecycle":
       return `${p}  ${s.rule} (${s.lifetime}${
         s.served === null ? "" : s.served ? ", served" : ", not served"

@@ -16,6 +16,7 @@ import type { PathIndexSource } from "../links/path_index.ts";
 import type { KnownAges } from "../git/read_git_ages.ts";
 import { VERSION } from "../core/version.ts";
 import { type CachedDoc, isCount, parseCacheRow, storedPath } from "./_cache_row.ts";
+import { type DriftCacheData, parseDriftCache } from "../drift/read_drift_history.ts";
 
 // A doc's line is made and read in `_cache_row.ts`; the rest of the scanner imports it from here.
 export { type CachedDoc, encodeCacheEntry } from "./_cache_row.ts";
@@ -29,7 +30,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 5, format 6`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 7`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -118,7 +119,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
- * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]"; // see encodeCacheEntry
+ * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]\tnull"; // see encodeCacheEntry
  * const disk = new DiskRecord([["sdist", "exists"]]);
  * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
  * const cache = ScanCache.parse(bytes);
@@ -141,6 +142,7 @@ export class ScanCache {
   #source: PathIndexSource | null | undefined;
   #history: _History | null;
   #ages: KnownAges | null | undefined;
+  #drift: unknown;
   /** Path → its index in `#keys` and `#starts`. */
   #docs: Map<string, number>;
   #keys: string[];
@@ -162,6 +164,7 @@ export class ScanCache {
     this.#oids = header.oids;
     this.#starts = starts;
     this.#history = header.history;
+    this.#drift = header.drift;
   }
 
   /**
@@ -213,6 +216,7 @@ export class ScanCache {
     disk: DiskRecord,
     docs: readonly (readonly [path: string, key: string, line: string, oid: string])[],
     known?: { ages: KnownAges; indexOf: (path: string) => number },
+    drift?: DriftCacheData,
   ): Uint8Array {
     const history: _History | null = known === undefined ? null : {
       head: known.ages.head,
@@ -228,6 +232,7 @@ export class ScanCache {
       // Sorted: the same facts make the same file.
       disk: disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
       history,
+      drift: drift ?? null,
       paths: docs.map(([path]) => path),
       keys: docs.map(([, key]) => key),
       oids: docs.map(([, , , oid]) => oid),
@@ -302,6 +307,11 @@ export class ScanCache {
     return this.#ages ?? undefined;
   }
 
+  /** What the drift signals' history work kept (see `readDriftHistory`); `undefined` without it. */
+  drift(): DriftCacheData | undefined {
+    return parseDriftCache(this.#drift);
+  }
+
   /** `path`'s line as stored (written again as it is when its doc is unchanged). */
   line(path: string): string | undefined {
     const i = this.#docs.get(path);
@@ -314,6 +324,7 @@ interface _Header {
   listing: string;
   disk: [string, DiskAnswer][];
   history: _History | null;
+  drift: unknown;
   paths: string[];
   keys: string[];
   oids: string[];

@@ -21,6 +21,7 @@ import { ALWAYS_EXCLUDED_DIRS, type Config } from "../config/load_config.ts";
 import { hasAnchor, type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
+import type { DriftSignal } from "../drift/drift_signals.ts";
 import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
 import { TailIndex } from "../links/tail_index.ts";
 import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
@@ -53,7 +54,8 @@ export type Signal =
     /** How many listed paths end in `path`, when there are several. */
     candidates?: number;
   }
-  | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean };
+  | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean }
+  | DriftSignal;
 
 /** The scan artifact (`.dochygiene/scan.json`), exactly the schema of docs/design.md "The scanner". */
 export interface ScanArtifact {
@@ -65,6 +67,13 @@ export interface ScanArtifact {
   root: string;
   /** `null` outside a repository; `head` is `null` before the first commit. */
   git: { head: string | null; shallow: boolean } | null;
+  /**
+   * What the drift signals' history rests on (docs/signals.md): the
+   * first-parent commits available, how many older trees were searched, and
+   * whether the clone is shallow; absent when no history was read (outside
+   * git, before the first commit, or `stale_reference` and `code_drift` off).
+   */
+  drift?: { commits: number; examined: number; shallow: boolean };
   /** The scope globs used. */
   scope_globs: string[];
   /** The excluded directory names used (`.git` and `.dochygiene` are implied). */

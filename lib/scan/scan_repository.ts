@@ -33,6 +33,9 @@ import { contentIdentity } from "../core/content_fingerprint.ts";
 import { dirEntries } from "../fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
 import { pathExists } from "../fs/path_exists.ts";
+import { scanDrift } from "../drift/scan_drift.ts";
+import { suppressSignals } from "./suppress_signals.ts";
+import type { DriftCacheData } from "../drift/read_drift_history.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -167,6 +170,8 @@ async function _scan(
   const globs = [
     ...config.scope_globs,
     ...config.rules.flatMap((r) => r.served_when_path ? [r.match, r.served_when_path] : [r.match]),
+    ...config.drift.exclude_docs,
+    ...config.drift.exclude_code,
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
@@ -252,19 +257,6 @@ async function _scan(
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
   const ages = await facts?.ages;
-  const cacheBytes = listed === undefined ? undefined : _newCache({
-    paths,
-    reads,
-    taken,
-    cache: valid,
-    changed,
-    relisted: change !== undefined,
-    listing: listed,
-    listed: source.paths,
-    disk,
-    ages,
-    agesBefore: cache?.ages(),
-  });
   const git = _isoDatable(ages, warnings);
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
@@ -304,6 +296,52 @@ async function _scan(
         return undefined;
       }
     },
+  });
+  // The drift signals (not for prune's scan, which keeps links instead).
+  const drift = options.keepLinks ? undefined : await scanDrift({
+    root,
+    config,
+    now: options.clock.now(),
+    docs: new Map(artifact.shortlist.map((path) => {
+      const read = reads.get(path);
+      return [path, read?.kind === "text" ? read.summary?.drift : undefined];
+    })),
+    files,
+    git: git === undefined ? undefined : {
+      head: git.head,
+      shallow: git.shallow,
+      history: (await facts!.tip).history,
+      ages: git.ages,
+    },
+    known: cache?.drift(),
+  });
+  if (drift !== undefined) {
+    // Drift findings are suppressed by the doc's comments too (docs/signals.md).
+    const suppressed = artifact.suppressed ?? { total: 0, by_kind: {}, by_path: {} };
+    for (const [path, list] of drift.signals) {
+      const read = reads.get(path);
+      const suppressions = read?.kind === "text" ? read.summary?.suppressions : undefined;
+      if (suppressions !== undefined) suppressSignals(path, list, suppressions, suppressed);
+      artifact.signals[path].push(...list);
+    }
+    if (suppressed.total > 0) artifact.suppressed = suppressed;
+    if (drift.note !== undefined) artifact.drift = drift.note;
+  }
+  const cacheBytes = listed === undefined ? undefined : _newCache({
+    paths,
+    reads,
+    taken,
+    cache: valid,
+    changed,
+    relisted: change !== undefined,
+    listing: listed,
+    listed: source.paths,
+    disk,
+    ages,
+    agesBefore: cache?.ages(),
+    drift: drift?.data,
+    driftChanged: drift?.changed === true ||
+      (drift?.data === undefined) !== (cache?.drift() === undefined),
   });
   if (!options.keepLinks) return { artifact, warnings, cacheBytes };
   const links = new Map<string, DocLink[]>();
@@ -395,6 +433,10 @@ interface _NewCache {
   ages: GitAges | undefined;
   /** The ages the cache read kept. */
   agesBefore: KnownAges | undefined;
+  /** The drift signals' history data to keep. */
+  drift: DriftCacheData | undefined;
+  /** Whether it differs from the cache's. */
+  driftChanged: boolean;
 }
 
 /**
@@ -422,7 +464,7 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
   }
   if (
     cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
-    cached === cache.size && agesKept
+    cached === cache.size && agesKept && !c.driftChanged
   ) {
     return undefined;
   }
@@ -455,7 +497,13 @@ function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
     }
     answers.merge(c.disk);
     const indexOf = listedIndex ?? listingIndex(c.listed);
-    return ScanCache.format(c.listing, answers, lines, known && { ages: known, indexOf });
+    return ScanCache.format(
+      c.listing,
+      answers,
+      lines,
+      known && { ages: known, indexOf },
+      c.drift,
+    );
   };
 }
 

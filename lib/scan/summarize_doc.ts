@@ -9,6 +9,7 @@
 import type { DocAnalysis } from "../markdown/analyze_doc.ts";
 import type { DocLinkFacts } from "../links/check_doc_links.ts";
 import type { DocLink } from "../markdown/extract_links.ts";
+import { type DocDriftFacts, docDriftFacts } from "../drift/doc_drift_facts.ts";
 
 /** A text doc as the scanner's pure part needs it. */
 export interface DocSummary {
@@ -30,6 +31,8 @@ export interface DocSummary {
   malformedFrontmatter?: DocAnalysis["malformedFrontmatter"];
   /** Its inline suppression comments, when it has any (see `DocAnalysis.suppressions`). */
   suppressions?: DocAnalysis["suppressions"];
+  /** What the drift signals need (docs/signals.md), when the doc has any of it. */
+  drift?: DocDriftFacts;
 }
 
 /**
@@ -70,10 +73,13 @@ export function summarizeDoc(
     linkFacts: facts,
   };
   if (keepLinks) summary.links = analysis.links;
+  // Older analyses (made by hand in tests) may lack the tokens.
+  const drift = analysis.inlineTokens === undefined ? undefined : docDriftFacts(analysis, targets);
+  if (drift !== undefined) summary.drift = drift;
   if (analysis.malformedFrontmatter !== undefined) {
     summary.malformedFrontmatter = analysis.malformedFrontmatter;
   }
-  if (analysis.suppressions.length > 0) summary.suppressions = analysis.suppressions;
+  if (analysis.suppressions?.length) summary.suppressions = analysis.suppressions;
   if (contentExclusion(summary) === undefined) {
     for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
   }

@@ -304,7 +304,7 @@ Deno.test("apply: refused mid-merge, and during rebase, cherry-pick, revert and 
   assert.ok(await pathExists(join(root, "runs/old-1/report.md")));
 });
 
-Deno.test("apply: a directory unit with one modified file needs --confirm; confirmed, it goes in the one commit", async () => {
+Deno.test("apply: a directory unit with one modified file needs --confirm, saying its edits are lost; confirmed, it goes in the one commit, and the result says the edits are gone for good", async () => {
   await using repo = await fixture();
   const root = repo.path;
   await writeFiles(root, { "runs/old-1/report.md": "# old 1, edited\n" });
@@ -315,7 +315,12 @@ Deno.test("apply: a directory unit with one modified file needs --confirm; confi
   assert.equal(await Deno.readTextFile(join(root, "runs/old-1/report.md")), "# old 1, edited\n");
 
   const second = await apply(root, { confirm: ["runs/old-1/"] });
-  assert.deepEqual(second.applied, [{ path: "runs/old-1/", how: "git rm" }]);
+  const candidate = second.candidates.find((c) => c.path === "runs/old-1/");
+  assert.match(candidate?.reason ?? "", /uncommitted changes, lost for good if deleted/);
+  assert.deepEqual(second.applied, [{
+    path: "runs/old-1/",
+    how: "git rm (uncommitted changes discarded: no revert gives them back)",
+  }]);
   assert.ok(!(await pathExists(join(root, "runs/old-1"))));
   const changes = await git(root, ["show", "--name-status", "--format=", "HEAD"]);
   assert.deepEqual(changes.trim().split("\n").sort(), [
@@ -358,7 +363,11 @@ Deno.test("apply: untracked units are removed only when confirmed, and after the
   const result = await apply(root, { confirm: ["runs/scratch-a/", "runs/old-2/"] });
   const applied = Object.fromEntries(result.applied.map((a) => [a.path, a.how]));
   assert.equal(applied["runs/scratch-a/"], "removed (untracked)");
-  assert.equal(applied["runs/old-2/"], "git rm");
+  // Its untracked file was in no commit: gone for good, and the result says so.
+  assert.equal(
+    applied["runs/old-2/"],
+    "git rm (uncommitted changes discarded: no revert gives them back)",
+  );
   assert.ok(!(await pathExists(join(root, "runs/scratch-a"))));
   assert.ok(!(await pathExists(join(root, "runs/old-2"))));
   assert.ok(await pathExists(join(root, "runs/scratch-b/out.md")));

@@ -5,7 +5,13 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CONFIG_KEYS, LIFETIMES, parseConfig, RULE_KEYS } from "../../lib/config/parse_config.ts";
+import {
+  CONFIG_KEYS,
+  DRIFT_KEYS,
+  LIFETIMES,
+  parseConfig,
+  RULE_KEYS,
+} from "../../lib/config/parse_config.ts";
 import { parseYaml } from "../../lib/yaml/parse_yaml.ts";
 import { PACKAGE_DIR } from "../support/helpers.ts";
 
@@ -152,6 +158,21 @@ const SAMPLES: [string, boolean][] = [
   ["rules:\n  - lifetime: keep\n", false],
   ["rules:\n  - {match: 3, lifetime: keep}\n", false],
   ["rules:\n  - {match: 'runs/*/'}\n", false],
+  ["drift:\n", true],
+  ["drift: {stale_reference: false, code_drift: false, review: false}\n", true],
+  [
+    "drift: {review_interval_days: 90, exclude_docs: ['old/**'], exclude_code: ['vendor/**']}\n",
+    true,
+  ],
+  ["drift: {exclude_elements: [useState, '--dry-run']}\n", true],
+  ["drift: {review_interval_days: null}\n", true],
+  ["drift: {stale_reference: 'false'}\n", false],
+  ["drift: {review_interval_days: 0}\n", false],
+  ["drift: {review_interval_days: 1.5}\n", false],
+  ["drift: {exclude_docs: old}\n", false],
+  ["drift: {exclude_elements: ['']}\n", false],
+  ["drift: {stale_refs: true}\n", false],
+  ["drift: [a]\n", false],
 ];
 
 Deno.test("the JSON Schema names exactly the keys and lifetimes the validator accepts", () => {
@@ -163,6 +184,8 @@ Deno.test("the JSON Schema names exactly the keys and lifetimes the validator ac
     [...LIFETIMES].sort(),
   );
   assert.deepEqual(ruleSchema.required, ["match", "lifetime"]);
+  const drift = (SCHEMA.properties as Record<string, Schema>).drift;
+  assert.deepEqual(Object.keys(drift.properties as Schema).sort(), [...DRIFT_KEYS].sort());
 });
 
 Deno.test("the JSON Schema and the validator give every sample config the same verdict", () => {

@@ -25,6 +25,15 @@ Deno.test("a missing config file gives the documented defaults (docs/design.md, 
     scope_globs: ["**/*.md", "**/*.mdx", "**/*.markdown"],
     excluded_dirs: ["build", "vendor", "archive", "graphify-out", "node_modules"],
     rules: [],
+    drift: {
+      stale_reference: true,
+      code_drift: true,
+      review: true,
+      review_interval_days: null,
+      exclude_docs: [],
+      exclude_code: [],
+      exclude_elements: [],
+    },
   });
 });
 
@@ -390,4 +399,28 @@ Deno.test("a near-miss key or lifetime says what was meant; a far one does not g
     invalid(/\(got "forever"\)$/),
   );
   assert.throws(() => parseConfig("colour: red\n"), invalid(/colour: unknown key; allowed/));
+});
+
+Deno.test("drift: each signal can be switched off, with exclusions and a review default", () => {
+  const cfg = parseConfig(
+    "drift:\n  code_drift: false\n  review_interval_days: 90\n  exclude_docs: ['old/**']\n" +
+      "  exclude_code: ['vendor/**']\n  exclude_elements: [useState]\n",
+  );
+  assert.deepEqual(cfg.drift, {
+    stale_reference: true,
+    code_drift: false,
+    review: true,
+    review_interval_days: 90,
+    exclude_docs: ["old/**"],
+    exclude_code: ["vendor/**"],
+    exclude_elements: ["useState"],
+  });
+});
+
+Deno.test("drift: every problem is reported at once, with did-you-mean", () => {
+  assert.throws(
+    () =>
+      parseConfig("drift:\n  stale_referense: false\n  review: 'no'\n  review_interval_days: 0\n"),
+    /3 problems: \(1\) drift\.stale_referense: unknown key \(did you mean "stale_reference"\?\).*\(2\) drift\.review: must be true or false.*\(3\) drift\.review_interval_days: must be a whole number >= 1/,
+  );
 });

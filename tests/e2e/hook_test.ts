@@ -175,12 +175,42 @@ Deno.test("no git anywhere above the session directory: silent unless it holds .
   assert.equal(await lastReminded(dir.path), NOW);
 });
 
-Deno.test("deno missing from PATH: exit 0, no output", async () => {
+/** A PATH holding `sh` and `date` but no `deno`. */
+async function pathWithoutDeno(bin: string): Promise<string> {
+  await Deno.symlink("/bin/sh", join(bin, "sh"));
+  const date = (await runCommand("/bin/sh", ["-c", "command -v date"], { cwd: bin })).stdout;
+  await Deno.symlink(date.trim(), join(bin, "date"));
+  return bin;
+}
+
+Deno.test("deno missing from PATH: once a calendar day one line says dochygiene needs Deno and how to install it, kept in the plugin's data directory; exit 0", async () => {
   await using repo = await tempRepo();
   await using bin = await tempDir();
-  await Deno.symlink("/bin/sh", join(bin.path, "sh"));
-  const run = await runHook(repo.path, { env: { PATH: bin.path } });
+  await using data = await tempDir("dochygiene-plugin-data-");
+  const env = { PATH: await pathWithoutDeno(bin.path), CLAUDE_PLUGIN_DATA: data.path };
+
+  const first = await runHook(repo.path, { env });
+  const again = await runHook(repo.path, { env });
+
+  assert.match(bannerOf(first), /^dochygiene needs Deno 2, not found on PATH: install it \(/);
+  assert.ok(bannerOf(first).includes("npm install -g deno"), bannerOf(first));
+  assert.deepEqual(again, { code: 0, stdout: "", stderr: "" });
+  await assert.rejects(Deno.lstat(join(repo.path, ".dochygiene")));
+  // Another day: said again.
+  await Deno.writeTextFile(join(data.path, "deno-missing-notice"), "2000-01-01\n");
+  assert.match(bannerOf(await runHook(repo.path, { env })), /^dochygiene needs Deno/);
+});
+
+Deno.test("deno missing from PATH and no plugin data directory (or one that takes no file): exit 0, no output", async () => {
+  await using repo = await tempRepo();
+  await using bin = await tempDir();
+  const path = await pathWithoutDeno(bin.path);
+  const run = await runHook(repo.path, { env: { PATH: path } });
   assert.deepEqual(run, { code: 0, stdout: "", stderr: "" });
+  const blocked = await runHook(repo.path, {
+    env: { PATH: path, CLAUDE_PLUGIN_DATA: join(repo.path, ".git/HEAD/not-a-dir") },
+  });
+  assert.deepEqual(blocked, { code: 0, stdout: "", stderr: "" });
   await assert.rejects(Deno.lstat(join(repo.path, ".dochygiene")));
 });
 

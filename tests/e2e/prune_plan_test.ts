@@ -379,7 +379,10 @@ Deno.test("prune --yes: a frozen doc whose frontmatter is not strict YAML fails 
       cwd: repo.path,
       env: { DOCHYGIENE_NOW: NOW },
     });
-    assert.match(text.stdout, /malformed frontmatter: 2 in 2 docs/);
-    assert.match(text.stdout, /runs\/r1\/plan\.md:3 Nested mappings .* \(has a hygiene: line/);
+    assert.match(text.stdout, /^findings: 2 in 2 docs$/m);
+    assert.match(
+      text.stdout,
+      /^runs\/r1\/plan\.md:3:1 +malformed_frontmatter +malformed frontmatter: Nested mappings .* \(has a hygiene: line/m,
+    );
   }
 });

@@ -268,9 +268,10 @@ Deno.test("a config key with a newline and an escape sequence is still one termi
   await writeFiles(repo.path, { ".dochygiene.yml": '"a\\nb\\u001b[31m": 1\n' });
   const r = await state(["show"], repo.path);
   assert.equal(r.code, 2);
-  assert.equal(
+  // One line, the key's newline and escape shown as \xNN (the list of keys grows with the config).
+  assert.match(
     r.stderr,
-    "dochygiene state: .dochygiene.yml: a\\x0ab\\x1b[31m: unknown key; allowed keys are threshold_days, scope_globs, excluded_dirs, rules\n",
+    /^dochygiene state: \.dochygiene\.yml: a\\x0ab\\x1b\[31m: unknown key; allowed keys are threshold_days, [a-z_, ]+\n$/,
   );
 });
 

@@ -63,3 +63,35 @@ Deno.test("--fail-on: suppressed findings do not fail the run", async () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as ScanArtifact).suppressed?.total, 1);
 });
+
+Deno.test("a stale_reference (a drift finding) is suppressed by the doc's comments too", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "src/config.ts": "export function parseConfig() {}\n",
+  }, "2025-01-01T00:00:00Z");
+  await commitFiles(repo.path, {
+    "src/config.ts": "export function loadConfig() {}\n",
+  }, "2025-02-01T00:00:00Z");
+  const doc = (comment: string) => `# Guide\n\n${comment}Call \`parseConfig()\` first.\n`;
+  await commitFiles(repo.path, { "docs/guide.md": doc("") }, "2025-03-01T00:00:00Z");
+  const kinds = async () => {
+    const r = await scan(repo.path, ["--format", "json", "--no-write"]);
+    const artifact = JSON.parse(r.stdout) as ScanArtifact;
+    return {
+      kinds: artifact.signals["docs/guide.md"].map((s) => s.kind) as string[],
+      suppressed: artifact.suppressed,
+    };
+  };
+  const before = (await kinds()).kinds;
+  assert.ok(before.includes("stale_reference"), String(before));
+  await commitFiles(repo.path, {
+    "docs/guide.md": doc("<!-- dochygiene-disable-next-line stale_reference -->\n"),
+  }, "2025-03-02T00:00:00Z");
+  const { kinds: after, suppressed } = await kinds();
+  assert.ok(!after.includes("stale_reference"), String(after));
+  assert.deepEqual(suppressed, {
+    total: 1,
+    by_kind: { stale_reference: 1 },
+    by_path: { "docs/guide.md": 1 },
+  });
+});

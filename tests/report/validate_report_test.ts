@@ -180,3 +180,21 @@ Deno.test("nesting up to 64 levels in the whole report is valid, 65 is not", () 
   assert.equal(parseReport(withSignal(signal(59))).entries.length, 1);
   assert.throws(() => parseReport(withSignal(signal(60))), /more than 64 levels deep/);
 });
+
+Deno.test("an entry may carry the drift signals as the scan wrote them, kept as they are", async () => {
+  const raw = JSON.parse(await read("valid/full.json"));
+  const signals = [
+    {
+      kind: "stale_reference",
+      line: 4,
+      element: "fs.cachedChecks",
+      last_seen: { commit: "a".repeat(40), date: "2024-03-02T10:00:00.000Z" },
+      gone_by: { commit: "b".repeat(40), date: "2024-05-02T10:00:00.000Z" },
+    },
+    { kind: "code_drift", path: "src/config.ts", commits_after: 14, days_after: 210 },
+    { kind: "review", reviewed: "2024-01-01", days_since: 400, interval_days: 90, due: true },
+  ];
+  raw.entries[0].signals = signals;
+  const report = parseReport(JSON.stringify(raw));
+  assert.deepEqual(report.entries.find((e) => e.path === raw.entries[0].path)?.signals, signals);
+});

@@ -1,0 +1,489 @@
+/**
+ * The git work behind the drift signals (docs/signals.md), a fixed number of
+ * git processes per scan whatever the number of docs or elements: one
+ * first-parent `git log` (only over the commits since the cached HEAD), one
+ * read of HEAD's tree and one of the examined older trees — each tree read
+ * once (`ls-tree`, `diff-tree --stdin`, `cat-file --batch`, its blobs once
+ * even when trees share them) and searched here for the words not asked of
+ * it before. What was learnt is kept in the
+ * scan cache ({@linkcode DriftCacheData}).
+ *
+ * @module
+ */
+
+import { decodeNulTerminated } from "../core/decode_path.ts";
+import { runGit } from "../git/run_git.ts";
+
+/** What the scan cache keeps of the history work (see {@linkcode readDriftHistory}). */
+export interface DriftCacheData {
+  /** What the facts depend on besides HEAD: the engine, what counts as code, the history's shape. */
+  key: string;
+  /** The HEAD they were read at. */
+  head: string;
+  /** HEAD's first-parent commits, oldest first (ends with `head`). */
+  chain: string[];
+  /** Their committer times, epoch seconds. */
+  seconds: number[];
+  /** Code path → the indexes in `chain` of the commits that changed it, ascending. */
+  paths: Record<string, number[]>;
+  /** Commit → the words its tree was searched for, and those it has in code. */
+  grep: Record<string, [searched: string[], found: string[]]>;
+}
+
+/** Where a word was last seen (see {@linkcode DriftHistory.lastSeen}). */
+export interface LastSeen {
+  /** The newest examined first-parent commit whose tree has the word in code. */
+  commit: string;
+  /** Its committer time, epoch seconds. */
+  seconds: number;
+  /** The next newer examined commit, whose tree has it nowhere in code. */
+  goneBy: string;
+  /** Its committer time, epoch seconds. */
+  goneBySeconds: number;
+}
+
+/** Options of {@linkcode readDriftHistory}. */
+export interface DriftHistoryOptions {
+  /** The repository's root. */
+  root: string;
+  /** HEAD's commit id. */
+  head: string;
+  /** What the facts depend on besides HEAD (see {@linkcode DriftCacheData.key}). */
+  key: string;
+  /** Whether a path (of any commit's tree) is code: a tracked non-doc file (docs/signals.md). */
+  isCode: (path: string) => boolean;
+  /** The words to look for (see `elementTerms`); none: no grep at all. */
+  terms: readonly string[];
+  /** What a scan before kept (see {@linkcode parseDriftCache}). */
+  known?: DriftCacheData;
+}
+
+/** What {@linkcode readDriftHistory} learnt. */
+export interface DriftHistory {
+  /** HEAD's first-parent commits available (fewer than the project's in a shallow clone). */
+  commits: number;
+  /** How many older commits' trees are examined (see {@linkcode sampleIndexes}). */
+  examined: number;
+  /** The words HEAD's tree has in code. */
+  present: ReadonlySet<string>;
+  /** Each word HEAD lacks that an examined older tree has in code. */
+  lastSeen: ReadonlyMap<string, LastSeen>;
+  /** The committer times (epoch seconds) of the first-parent commits that changed a code path. */
+  changes(path: string): number[];
+  /** The data to keep in the scan cache. */
+  data: DriftCacheData;
+  /** Whether `data` differs from the `known` data given. */
+  changed: boolean;
+}
+
+/**
+ * Reads what the drift signals need from git (see the module's doc).
+ *
+ * @example
+ * ```ts
+ * import { readDriftHistory } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const root = await Deno.makeTempDir();
+ * const git = (...args: string[]) =>
+ *   new Deno.Command("git", { args, cwd: root, env: { GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b",
+ *     GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" } }).outputSync();
+ * git("init", "-q");
+ * await Deno.writeTextFile(`${root}/a.ts`, "export function oldName() {}\n");
+ * git("add", "."), git("commit", "-qm", "one");
+ * await Deno.writeTextFile(`${root}/a.ts`, "export function newName() {}\n");
+ * git("commit", "-qam", "two");
+ * const head = new TextDecoder().decode(git("rev-parse", "HEAD").stdout).trim();
+ * const history = await readDriftHistory({
+ *   root, head, key: "k", isCode: (p) => !p.endsWith(".md"), terms: ["oldName", "newName"],
+ * });
+ * assert.ok(history.present.has("newName"));
+ * assert.equal(history.lastSeen.get("oldName")?.goneBy, head);
+ * assert.equal(history.changes("a.ts").length, 2);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function readDriftHistory(options: DriftHistoryOptions): Promise<DriftHistory> {
+  const { root, head } = options;
+  const known = options.known?.key === options.key ? options.known : undefined;
+  const wanted = new Set(options.terms);
+  // The HEAD grep needs only HEAD: it runs while the log is read.
+  const atHead = known?.head === head ? known.grep[head] : undefined;
+  const headAsk = _unasked(wanted, atHead);
+  const [data, headFound] = await Promise.all([
+    _chain(root, head, options.key, known, options.isCode),
+    headAsk.length === 0
+      ? Promise.resolve(new Map<string, Set<string>>())
+      : _grep(root, headAsk, [head], options.isCode),
+  ]);
+  let changed = data !== known;
+  const grep: DriftCacheData["grep"] = {};
+  const keep = (
+    commit: string,
+    asked: readonly string[],
+    found: ReadonlySet<string> | undefined,
+  ) => {
+    const before = known?.grep[commit];
+    const searched = new Set<string>();
+    const has = new Set<string>();
+    // Only the words still wanted are kept: the cache does not grow with words no doc names.
+    if (before !== undefined) {
+      for (const term of before[0]) if (wanted.has(term)) searched.add(term);
+      for (const term of before[1]) if (wanted.has(term)) has.add(term);
+      if (searched.size !== before[0].length) changed = true;
+    }
+    for (const term of asked) searched.add(term);
+    for (const term of found ?? []) has.add(term);
+    if (asked.length > 0) changed = true;
+    grep[commit] = [[...searched].sort(), [...has].sort()];
+  };
+  keep(head, headAsk, headFound.get(head));
+  const present = new Set(grep[head][1]);
+  const absent = [...wanted].filter((term) => !present.has(term)).sort();
+  const samples = sampleIndexes(data.chain.length);
+  // One grep over every sampled tree, for the words any of them was not asked for yet.
+  const asks = new Set<string>();
+  const commits: string[] = [];
+  for (const i of [...samples].reverse()) {
+    const commit = data.chain[i];
+    const missing = _unasked(new Set(absent), known?.grep[commit]);
+    if (missing.length > 0) commits.push(commit);
+    for (const term of missing) asks.add(term);
+  }
+  const found = asks.size === 0
+    ? new Map<string, Set<string>>()
+    : await _grep(root, [...asks].sort(), commits, options.isCode);
+  for (const i of samples) {
+    const commit = data.chain[i];
+    keep(commit, commits.includes(commit) ? [...asks] : [], found.get(commit));
+  }
+  if (known !== undefined && Object.keys(known.grep).length !== Object.keys(grep).length) {
+    changed = true;
+  }
+  // Newest examined tree first: the first that has a word is where it was last seen.
+  const lastSeen = new Map<string, LastSeen>();
+  let newer = data.chain.length - 1;
+  for (const i of [...samples].sort((a, b) => b - a)) {
+    const has = grep[data.chain[i]][1];
+    for (const term of has) {
+      if (present.has(term) || lastSeen.has(term)) continue;
+      lastSeen.set(term, {
+        commit: data.chain[i],
+        seconds: data.seconds[i],
+        goneBy: data.chain[newer],
+        goneBySeconds: data.seconds[newer],
+      });
+    }
+    newer = i;
+  }
+  // A word found after an older sample only: `goneBy` is the next newer sample (all newer lack it).
+  const result = { ...data, grep };
+  return {
+    commits: data.chain.length,
+    examined: samples.length,
+    present,
+    lastSeen,
+    changes: (path) => (data.paths[path] ?? []).map((i) => data.seconds[i]),
+    data: result,
+    changed,
+  };
+}
+
+/**
+ * The older first-parent commits whose trees are searched, as indexes into a
+ * chain of `length` commits (oldest 0, HEAD `length - 1`), newest first: for
+ * each k ≥ 0 the newest commit before HEAD whose index is a multiple of 2^k
+ * (dense near HEAD), and every multiple of the stride — the smallest power
+ * of two that makes at most {@linkcode SPREAD} of them — down to the root
+ * (spread over all history). Both stay the same from one HEAD to the next but
+ * for a few, so cached answers stay of use.
+ *
+ * @example
+ * ```ts
+ * import { sampleIndexes } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(sampleIndexes(10), [8, 7, 6, 5, 4, 3, 2, 1, 0]);
+ * assert.equal(sampleIndexes(9168).length, 24);
+ * assert.deepEqual(sampleIndexes(1), []);
+ * ```
+ */
+export function sampleIndexes(length: number): number[] {
+  if (length < 2) return [];
+  const out = new Set<number>();
+  const top = length - 2;
+  for (let step = 1;; step *= 2) {
+    const index = Math.floor(top / step) * step;
+    out.add(index);
+    if (index === 0) break;
+  }
+  let stride = 1;
+  while (Math.floor(top / stride) + 1 > SPREAD) stride *= 2;
+  for (let index = 0; index <= top; index += stride) out.add(index);
+  return [...out].sort((a, b) => b - a);
+}
+
+/** At most this many trees spread evenly over the history (besides the dense ones near HEAD). */
+export const SPREAD = 24;
+
+/**
+ * The drift data a scan cache holds, checked field by field; `undefined` when
+ * it is not well formed (then it is read again).
+ *
+ * @example
+ * ```ts
+ * import { parseDriftCache } from "./read_drift_history.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const data = { key: "k", head: "a".repeat(40), chain: ["a".repeat(40)], seconds: [1], paths: {}, grep: {} };
+ * assert.deepEqual(parseDriftCache(data), data);
+ * assert.equal(parseDriftCache({ ...data, seconds: [] }), undefined);
+ * ```
+ */
+export function parseDriftCache(value: unknown): DriftCacheData | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const { key, head, chain, seconds, paths, grep } = v;
+  if (typeof key !== "string" || typeof head !== "string") return undefined;
+  if (!Array.isArray(chain) || !Array.isArray(seconds) || chain.length !== seconds.length) {
+    return undefined;
+  }
+  if (chain.at(-1) !== head || !chain.every((c) => typeof c === "string")) return undefined;
+  if (!seconds.every((s) => Number.isSafeInteger(s))) return undefined;
+  if (!_isRecord(paths) || !_isRecord(grep)) return undefined;
+  for (const list of Object.values(paths)) {
+    if (!Array.isArray(list)) return undefined;
+    if (!list.every((i) => Number.isSafeInteger(i) && i >= 0 && i < chain.length)) return undefined;
+  }
+  for (const pair of Object.values(grep)) {
+    if (!Array.isArray(pair) || pair.length !== 2) return undefined;
+    if (!pair.every((l) => Array.isArray(l) && l.every((t) => typeof t === "string"))) {
+      return undefined;
+    }
+  }
+  return value as DriftCacheData;
+}
+
+function _isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The wanted words a cached search of a tree did not ask for. */
+function _unasked(wanted: ReadonlySet<string>, cached: DriftCacheData["grep"][string] | undefined) {
+  if (cached === undefined) return [...wanted].sort();
+  const asked = new Set(cached[0]);
+  return [...wanted].filter((term) => !asked.has(term)).sort();
+}
+
+const _LOG = [
+  "log",
+  "--first-parent",
+  "--diff-merges=first-parent",
+  "--root",
+  "--no-renames",
+  "--no-color",
+  "--no-show-signature",
+  "--name-only",
+  "-z",
+  "--format=%x00%H %ct %P",
+];
+const _HEADER = /^([0-9a-f]{40,64}) (\d+)(?: ([0-9a-f]{40,64}))?/;
+
+/**
+ * HEAD's first-parent chain and the commits that changed each code path: the
+ * known data when HEAD has not moved, else the known data plus one pass over
+ * the commits since (when HEAD moved on along its first-parent line), else
+ * one pass over the whole history.
+ */
+async function _chain(
+  root: string,
+  head: string,
+  key: string,
+  known: DriftCacheData | undefined,
+  isCode: (path: string) => boolean,
+): Promise<DriftCacheData> {
+  if (known?.head === head) return known;
+  if (known !== undefined) {
+    const since = await _log(root, [`${known.head}..${head}`], isCode).catch(() => undefined);
+    if (since !== undefined && since.commits.length > 0 && since.parent === known.head) {
+      const offset = known.chain.length;
+      const paths: Record<string, number[]> = {};
+      for (const [path, list] of Object.entries(known.paths)) paths[path] = [...list];
+      for (const [path, list] of Object.entries(since.paths)) {
+        (paths[path] ??= []).push(...list.map((i) => i + offset));
+      }
+      return {
+        key,
+        head,
+        chain: [...known.chain, ...since.commits],
+        seconds: [...known.seconds, ...since.seconds],
+        paths,
+        grep: known.grep,
+      };
+    }
+  }
+  const all = await _log(root, [head], isCode);
+  return {
+    key,
+    head,
+    chain: all.commits,
+    seconds: all.seconds,
+    paths: all.paths,
+    grep: known?.grep ?? {},
+  };
+}
+
+/** One first-parent `git log` pass over `range`: commits oldest first, code paths → their indexes. */
+async function _log(root: string, range: string[], isCode: (path: string) => boolean) {
+  const { stdout } = await runGit(root, [..._LOG, ...range, "--"]);
+  const tokens = decodeNulTerminated(stdout);
+  // Newest first as git lists them; turned around below.
+  const commits: string[] = [];
+  const seconds: number[] = [];
+  const touched: string[][] = [];
+  let parent: string | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    let token = tokens[i];
+    const header = tokens[i - 1] === "" || i === 0 ? _HEADER.exec(token) : null;
+    if (header !== null && (i === 0 || tokens[i - 1] === "")) {
+      commits.push(header[1]);
+      seconds.push(Number(header[2]));
+      touched.push([]);
+      parent = header[3];
+      continue;
+    }
+    if (token === "" || touched.length === 0) continue;
+    if (token.startsWith("\n")) token = token.slice(1);
+    if (token !== "" && isCode(token)) touched.at(-1)!.push(token);
+  }
+  commits.reverse();
+  seconds.reverse();
+  touched.reverse();
+  const paths: Record<string, number[]> = {};
+  touched.forEach((list, i) => {
+    for (const path of list) (paths[path] ??= []).push(i);
+  });
+  return { commits, seconds, paths, parent };
+}
+
+/**
+ * Which of `terms` the code files of each of `commits` (oldest first) have as
+ * whole words: commit → the terms found. Three git processes whatever the
+ * number of commits and terms: `ls-tree` of the oldest tree, one `diff-tree
+ * --stdin` from each tree to the next, one `cat-file --batch` of every code
+ * blob they hold once (trees share most blobs); the words are matched here
+ * (see {@linkcode _blobWords}), not by git, whose cost grows with the number
+ * of patterns.
+ */
+async function _grep(
+  root: string,
+  terms: readonly string[],
+  commits: readonly string[],
+  isCode: (path: string) => boolean,
+): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
+  if (commits.length === 0 || terms.length === 0) return found;
+  const codeOf = new Map<string, boolean>();
+  const code = (path: string) => {
+    let yes = codeOf.get(path);
+    if (yes === undefined) codeOf.set(path, yes = isCode(path));
+    return yes;
+  };
+  const tree = new Map<string, string>();
+  const listed = await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", commits[0]]);
+  for (const entry of decodeNulTerminated(listed.stdout)) {
+    const tab = entry.indexOf("\t");
+    const [mode, type, oid] = entry.slice(0, tab).split(" ");
+    const path = entry.slice(tab + 1);
+    if (type === "blob" && _REGULAR.has(mode) && code(path)) tree.set(path, oid);
+  }
+  const trees: string[][] = [[...tree.values()]];
+  if (commits.length > 1) {
+    const stdin = commits.slice(1).map((c, i) => `${c} ${commits[i]}\n`).join("");
+    const diff = await runGit(
+      root,
+      ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin"],
+      { stdin },
+    );
+    const tokens = decodeNulTerminated(diff.stdout);
+    let started = false;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      if (!token.startsWith(":")) {
+        // A commit's header: the tree before it is complete.
+        if (started) trees.push([...tree.values()]);
+        started = true;
+        continue;
+      }
+      const [, mode, , oid, status] = token.slice(1).split(" ");
+      const path = tokens[++i];
+      if (status === "D" || !_REGULAR.has(mode) || !code(path)) tree.delete(path);
+      else tree.set(path, oid);
+    }
+    if (started) trees.push([...tree.values()]);
+  }
+  const oids = [...new Set(trees.flat())];
+  const wanted = new Set(terms);
+  const words = new Map<string, Set<string>>();
+  if (oids.length > 0) {
+    const { stdout } = await runGit(root, ["cat-file", "--batch"], {
+      stdin: oids.join("\n") + "\n",
+    });
+    for (let at = 0; at < stdout.length;) {
+      const eol = stdout.indexOf(0x0a, at);
+      if (eol < 0) break;
+      const [oid, type, size] = _ascii(stdout, at, eol).split(" ");
+      if (type !== "blob") {
+        at = eol + 1;
+        continue;
+      }
+      const bytes = stdout.subarray(eol + 1, eol + 1 + Number(size));
+      words.set(oid, _blobWords(bytes, wanted));
+      at = eol + 1 + Number(size) + 1;
+    }
+  }
+  commits.forEach((commit, i) => {
+    const has = found.get(commit)!;
+    for (const oid of trees[i] ?? []) for (const term of words.get(oid) ?? []) has.add(term);
+  });
+  return found;
+}
+
+/** Modes of regular files (symlinks and submodules are not code). */
+const _REGULAR = new Set(["100644", "100755"]);
+/** git's word characters (`git grep -w`). */
+const _GIT_WORD = /[A-Za-z0-9_]+/g;
+/** Runs that may hold a flag's name or a `$` name: word characters, `$`, inner `-`. */
+const _LONG_WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
+
+/**
+ * The wanted terms a blob has as whole words, as `git grep -I -F -w` finds
+ * them or more (a text blob: no NUL in its first 8,000 bytes): every run of
+ * git's word characters, and every run of them joined by `$` or inner `-`
+ * with each of its `-`-separated sub-runs. More matches only make an
+ * element present, never stale.
+ */
+function _blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
+  const has = new Set<string>();
+  if (bytes.subarray(0, 8000).includes(0)) return has;
+  const text = new TextDecoder().decode(bytes);
+  for (const m of text.matchAll(_GIT_WORD)) if (wanted.has(m[0])) has.add(m[0]);
+  for (const m of text.matchAll(_LONG_WORD)) {
+    const run = m[0];
+    if (wanted.has(run)) has.add(run);
+    if (run.indexOf("-") < 0) continue;
+    const parts = run.split("-");
+    if (parts.length > 8) continue;
+    for (let a = 0; a < parts.length; a++) {
+      for (let b = a + 2; b <= parts.length; b++) {
+        const sub = parts.slice(a, b).join("-");
+        if (wanted.has(sub)) has.add(sub);
+      }
+    }
+  }
+  return has;
+}
+
+function _ascii(bytes: Uint8Array, from: number, to: number): string {
+  return new TextDecoder().decode(bytes.subarray(from, to));
+}
