@@ -122,6 +122,7 @@ export {
   type ScanArtifact,
   type Signal,
 } from "./lib/scan/scan_docs.ts";
+export { type SuppressedCounts } from "./lib/scan/suppress_signals.ts";
 export { codeElement, elementTerms } from "./lib/drift/code_element.ts";
 export { type ReviewFacts, reviewFacts } from "./lib/drift/review_facts.ts";
 export { CODE_DRIFT_CAP, type CommitRef, type DriftSignal } from "./lib/drift/drift_signals.ts";

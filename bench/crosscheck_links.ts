@@ -122,7 +122,8 @@ import { remark } from "remark";
 import remarkGfm from "remark-gfm";
 import remarkFrontmatter from "remark-frontmatter";
 import remarkValidateLinks from "remark-validate-links";
-const { root, files } = JSON.parse(process.argv[2]);
+import { readFileSync } from "node:fs";
+const { root, files } = JSON.parse(readFileSync(process.argv[2], "utf8"));
 engine({
   processor: remark(), cwd: root, files, extensions: ["md", "markdown", "mdx"],
   plugins: [remarkGfm, [remarkFrontmatter, ["yaml"]], [remarkValidateLinks, { repository: false }]],
@@ -139,8 +140,11 @@ engine({
 async function _remark(root: string, files: string[], xcheck: string): Promise<Finding[]> {
   const script = join(xcheck, "crosscheck_remark.mjs");
   await Deno.writeTextFile(script, _REMARK_SCRIPT);
+  // In a file: thousands of paths overflow a command line.
+  const input = join(xcheck, "crosscheck_files.json");
+  await Deno.writeTextFile(input, JSON.stringify({ root, files }));
   const out = await new Deno.Command("node", {
-    args: [script, JSON.stringify({ root, files })],
+    args: [script, input],
     cwd: xcheck,
     stderr: "inherit",
   }).output();

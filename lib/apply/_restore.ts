@@ -126,12 +126,35 @@ export async function restore(
       complete: false,
     };
   }
+  // A unit's file gone though nothing here removed it (a hook's `git stash --keep-index` checks
+  // the staged deletion out over it): the files are not all as before, and the user must know.
+  const written = new Set(state.files);
+  const gone = state.exact.files.filter((path) =>
+    !written.has(path) && !_present(join(state.exact.root, path))
+  );
+  const goneNote = gone.length === 0
+    ? ""
+    : `; but ${gone[0]}${
+      gone.length > 1 ? ` and ${gone.length - 1} more` : ""
+    } went missing from the working tree while pruning, removed by another program (not by ` +
+      "prune): git checkout HEAD -- <path> brings a committed file back";
+  const files = gone.length === 0 ? " and files" : "";
   return {
     undone: headNote === ""
-      ? "everything it had removed was restored (HEAD, index and files are as before)"
-      : `the index and files are as before${headNote}`,
+      ? `everything it had removed was restored (HEAD, index${files} are as before)${goneNote}`
+      : `the index${files} ${files ? "are" : "is"} as before${headNote}${goneNote}`,
     complete: true,
   };
+}
+
+/** Whether anything is at `path` (a symlink counts; not followed). */
+function _present(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What {@linkcode checkOut} needs to give files back byte for byte. */

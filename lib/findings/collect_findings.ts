@@ -90,11 +90,13 @@ function _describe(signal: Signal): { subject: string; message: string } {
         message: `${signal.target}: no heading or anchor of the target matches the fragment`,
       };
     case "missing_path": {
-      const hint = (signal as { hint?: string | null }).hint;
-      return {
-        subject: signal.path,
-        message: `\`${signal.path}\` does not exist${hint ? ` (did you mean ${hint}?)` : ""}`,
-      };
+      const { hint, candidates } = signal;
+      const near = hint
+        ? ` (did you mean ${hint}?)`
+        : candidates
+        ? ` (${candidates} listed paths end in it)`
+        : "";
+      return { subject: signal.path, message: `\`${signal.path}\` does not exist${near}` };
     }
     case "malformed_frontmatter":
       return {

@@ -14,6 +14,8 @@ export interface GithubOptions {
   failOn?: readonly string[];
   /** Docs shortlisted (for the summary). */
   docs: number;
+  /** Findings suppressed by inline comments (for the summary). */
+  suppressed?: number;
 }
 
 /**
@@ -43,7 +45,7 @@ export function formatGithub(findings: readonly Finding[], options: GithubOption
     `::${failOn.has(f.kind) ? "error" : "warning"} file=${_property(f.path)},line=${f.line},` +
     `col=${f.column},title=${_property(`dochygiene ${f.kind}`)}::${_data(f.message)}`
   );
-  lines.push(summaryLine(findings, { docs: options.docs, failOn: options.failOn }));
+  lines.push(summaryLine(findings, options));
   return lines.join("\n") + "\n";
 }
 

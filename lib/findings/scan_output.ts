@@ -72,6 +72,7 @@ export function scanOutput(artifact: ScanArtifact, options: ScanOutputOptions): 
   const findings = format === "json" && failOn === undefined ? [] : collectFindings(artifact);
   const gate = failOn === undefined ? undefined : gateFindings(findings, failOn);
   const docs = artifact.shortlist.length;
+  const suppressed = artifact.suppressed?.total;
   let text = "";
   if (format === "text") {
     text = renderScanText(artifact, {
@@ -81,12 +82,12 @@ export function scanOutput(artifact: ScanArtifact, options: ScanOutputOptions): 
       perKind: options.all ? Infinity : undefined,
       omitKinds: new Set(FINDING_KINDS.map((k) => k.id)),
       extra: renderFindingsText(findings, { all: options.all, color: options.color }),
-      closing: summaryLine(findings, { docs, failOn }),
+      closing: summaryLine(findings, { docs, failOn, suppressed }),
     });
   } else if (format === "sarif") {
     text = formatSarif(findings, { root: artifact.root, failOn });
   } else if (format === "github") {
-    text = formatGithub(findings, { docs, failOn });
+    text = formatGithub(findings, { docs, failOn, suppressed });
   }
   const stderr = format === "text" ? [] : options.warnings.map((w) => `warning: ${w}`);
   if (gate?.failed) stderr.push(gateLine(gate));

@@ -13,6 +13,8 @@ export interface SummaryOptions {
   docs: number;
   /** The `--fail-on` kinds, when given. */
   failOn?: readonly string[];
+  /** Findings suppressed by inline comments (the artifact's `suppressed.total`). */
+  suppressed?: number;
 }
 
 /**
@@ -31,10 +33,17 @@ export interface SummaryOptions {
  *     "1 fails --fail-on: fix it and scan again",
  * );
  * assert.equal(summaryLine([], { docs: 4 }), "dochygiene: no findings in 4 docs");
+ * assert.equal(
+ *   summaryLine([], { docs: 4, suppressed: 2 }),
+ *   "dochygiene: no findings in 4 docs, 2 suppressed by comments",
+ * );
  * ```
  */
 export function summaryLine(findings: readonly Finding[], options: SummaryOptions): string {
-  const docsText = `${options.docs} doc${options.docs === 1 ? "" : "s"}`;
+  // Suppressed findings are told, never silently lost (docs/signals.md "Suppressing findings").
+  const docsText = `${options.docs} doc${options.docs === 1 ? "" : "s"}${
+    options.suppressed ? `, ${options.suppressed} suppressed by comments` : ""
+  }`;
   if (findings.length === 0) return `dochygiene: no findings in ${docsText}`;
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.kind, (counts.get(f.kind) ?? 0) + 1);

@@ -8,7 +8,7 @@
 
 import type { DocAnalysis } from "../markdown/analyze_doc.ts";
 import { pathHash, type PathIndex, type TargetState } from "./path_index.ts";
-import { resolveLink } from "./resolve_link.ts";
+import { type ResolvedLink, resolveLink, resolveRootLink } from "./resolve_link.ts";
 
 /** A link with a fragment into an existing doc (or into the doc itself). */
 export interface FragmentRef {
@@ -69,8 +69,11 @@ export interface DocLinkFacts {
 
 /**
  * Resolves every link of a doc and checks its path against `index`; checks
- * its inline-code paths from the root and from the doc's directory. Links
- * that are not checked (URLs, root-absolute, out of the root, under an opaque
+ * its inline-code paths from the root and from the doc's directory. A
+ * site-root link (`/x`) is resolved against the repository root, or the
+ * source root of the docs site holding the doc (see `index.site`), when its
+ * first segment exists there or it names a Markdown file. Links that are not
+ * checked (URLs, other site-root links, out of the root, under an opaque
  * directory) are left out. `memo` caches the state of each resolved target
  * across docs.
  *
@@ -129,7 +132,9 @@ function _check(
     let target = _resolvePlain(link.target, from);
     let fragment: string | undefined;
     if (target === undefined) {
-      const resolved = resolveLink(path, link.target);
+      const resolved = link.target.trimStart().startsWith("/")
+        ? _resolveRooted(path, link.target, index, probed)
+        : resolveLink(path, link.target);
       if (resolved === undefined) continue;
       target = resolved.path ?? path;
       fragment = resolved.fragment;
@@ -248,6 +253,47 @@ class _Distinct {
     this.items.push(item);
   }
 }
+
+/**
+ * A site-root link (`/x`) of the doc `path`: against the repository root (as
+ * GitHub renders it), or the source root of the docs site holding the doc
+ * (when its renderer resolves them so; else not checked). Checked only when
+ * its first segment exists there (for a VitePress site, also in its `public`
+ * directory, whose files are served at the root) or it names a Markdown
+ * file: other such links are URLs of a site the docs are published on
+ * (`/powershell/module/x` on learn.microsoft.com). The first segment is noted
+ * in `probed` (facts change when it appears). See docs/signals.md "Links".
+ */
+function _resolveRooted(
+  path: string,
+  target: string,
+  index: PathIndex,
+  probed: _Distinct,
+): ResolvedLink | undefined {
+  const site = index.site;
+  const inSite = site !== undefined && (site.root === "" || path.startsWith(`${site.root}/`));
+  if (inSite && !site.rootLinks) return undefined;
+  const root = inSite ? site.root : "";
+  const resolved = resolveRootLink(root, target);
+  const to = resolved?.path;
+  if (to === undefined || to === "." || to === root) return resolved;
+  const prefix = root === "" ? "" : `${root}/`;
+  if (!to.startsWith(prefix)) return undefined;
+  if (_MARKDOWN.test(to)) return resolved;
+  const slash = to.indexOf("/", prefix.length);
+  const top = slash < 0 ? to : to.slice(0, slash);
+  probed.add(top);
+  if (index.listed(top)) return resolved;
+  if (inSite) {
+    const served = `${prefix}public/${top.slice(prefix.length)}`;
+    probed.add(served);
+    if (index.listed(served)) return resolved;
+  }
+  return undefined;
+}
+
+/** A Markdown file's name: a link to one names a source, not a site's URL. */
+const _MARKDOWN = /\.(?:md|markdown)$/i;
 
 /** Whether an inline-code path exists relative to the doc's own directory (noted in `probed`). */
 function _existsFrom(candidate: string, from: _From, probed: _Distinct): boolean {

@@ -56,13 +56,15 @@ export class ListingChange {
   }
 
   /**
-   * The change from `before` to `after`; `undefined` when their non-files or
-   * opaque directories differ (what lies beneath those is not judged: every
-   * doc is checked again).
+   * The change from `before` to `after`; `undefined` when their non-files,
+   * opaque directories or docs sites differ (what lies beneath those is not
+   * judged, and a site changes where site-root links lead: every doc is
+   * checked again).
    */
   static between(before: PathIndexSource, after: PathIndexSource): ListingChange | undefined {
     if (
-      !_same(before.nonFiles, after.nonFiles) || !_same(before.opaque, after.opaque)
+      !_same(before.nonFiles, after.nonFiles) || !_same(before.opaque, after.opaque) ||
+      before.site?.root !== after.site?.root || before.site?.rootLinks !== after.site?.rootLinks
     ) {
       return undefined;
     }

@@ -17,6 +17,21 @@ export interface PathIndexSource {
   nonFiles: readonly string[];
   /** Directories whose contents are unknown (see `CandidateListing.opaque`). */
   opaque: readonly string[];
+  /**
+   * Where a link starting with `/` leads from a doc under a docs site's
+   * source `root` (see `Site`): against that root when `rootLinks`, else
+   * nowhere (not checked). Absent for a plain repository: such links lead
+   * from the repository root, as GitHub renders them.
+   */
+  site?: LinkSite;
+}
+
+/** What the link check knows of a docs site (see {@linkcode PathIndexSource}). */
+export interface LinkSite {
+  /** The site's source root, root-relative, without a trailing `/` (`""`: the repository root). */
+  root: string;
+  /** Whether its site-root links (`/guide/x`) are checked against `root`. */
+  rootLinks: boolean;
 }
 
 /**
@@ -45,6 +60,7 @@ export interface PathIndexSource {
 export function pathIndexSource(
   files: readonly ListedFile[],
   opaque: readonly string[],
+  site?: LinkSite,
 ): PathIndexSource {
   const paths: string[] = [];
   const nonFiles: string[] = [];
@@ -53,7 +69,13 @@ export function pathIndexSource(
     paths.push(file.path);
     if (file.type !== "file") nonFiles.push(file.path);
   }
-  return { paths, nonFiles, opaque: opaque.filter((dir) => !_alwaysExcluded(dir)) };
+  const source: PathIndexSource = {
+    paths,
+    nonFiles,
+    opaque: opaque.filter((dir) => !_alwaysExcluded(dir)),
+  };
+  if (site !== undefined) source.site = { root: site.root, rootLinks: site.rootLinks };
+  return source;
 }
 
 /** Whether `path` is, or lies in, `.git` or `.dochygiene` (a first segment compared in place). */
@@ -159,6 +181,8 @@ export class PathIndex {
   #byHash: _HashTable | undefined;
   /** How many listed paths each listed directory holds directly, counted on first need. */
   #children: Map<string, number> | undefined;
+  /** The docs site, when there is one (see {@linkcode PathIndexSource}). */
+  readonly site: LinkSite | undefined;
 
   /**
    * Builds the index. `onDisk` tells whether a path the listing does not hold
@@ -175,6 +199,7 @@ export class PathIndex {
     for (const dir of this.#opaque) this.#opaqueTops.add(dir.split("/")[0]);
     this.#opaqueTopList = [...this.#opaqueTops];
     this.#onDisk = onDisk;
+    this.site = source.site;
   }
 
   /** Listed exactly (a file, or a directory holding one): the common case, one set lookup. */

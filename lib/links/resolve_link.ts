@@ -97,6 +97,30 @@ export function resolveLink(fromPath: string, target: string): ResolvedLink | un
   return { path: segments.length ? segments.join("/") : ".", fragment };
 }
 
+/**
+ * Resolves a site-root link (`/guide/x#y`, starting with one `/`) against the
+ * root-relative directory `root` (`""`: the repository root), as
+ * {@linkcode resolveLink} resolves a relative one; `undefined` for any other
+ * target, and for one that climbs out of the root.
+ *
+ * @example
+ * ```ts
+ * import { resolveRootLink } from "./resolve_link.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(resolveRootLink("", "/docs/a.md#usage"), { path: "docs/a.md", fragment: "usage" });
+ * assert.deepEqual(resolveRootLink("site", "/guide/"), { path: "site/guide", fragment: undefined });
+ * assert.equal(resolveRootLink("", "//example.com/x"), undefined);
+ * assert.equal(resolveRootLink("", "docs/a.md"), undefined);
+ * ```
+ */
+export function resolveRootLink(root: string, target: string): ResolvedLink | undefined {
+  const t = target.trim();
+  if (!t.startsWith("/") || t.startsWith("//")) return undefined;
+  // `./x` from a file in `root` is `root/x`.
+  return resolveLink(root === "" ? "_" : `${root}/_`, `.${t}`);
+}
+
 function _decode(s: string): string {
   if (s.includes("\\")) s = s.replace(ESCAPE, "$1");
   const unescaped = decodeEntities(s);

@@ -9,7 +9,7 @@
 import type { ReadText, Site } from "../site/detect_site.ts";
 import { siteAnchors } from "../site/site_anchors.ts";
 import type { PathIndex } from "./path_index.ts";
-import { resolveLink } from "./resolve_link.ts";
+import { resolveLink, resolveRootLink } from "./resolve_link.ts";
 
 /** The renderer's view of the links of the docs under a site's source root. */
 export interface SiteLinkCheck {
@@ -20,7 +20,9 @@ export interface SiteLinkCheck {
   /**
    * The page a link of the page `from` leads to under the renderer, when the
    * GitHub rules found none: extensionless and `.html` links to the page's
-   * source, a directory to its index page; `undefined` when it leads nowhere.
+   * source, a directory to its index page, a site-root link against the
+   * site's root (see `Site.rootLinks`; VitePress: also its `public`
+   * directory); `undefined` when it leads nowhere.
    */
   resolve(from: string, target: string): { path: string; fragment: string | undefined } | undefined;
   /** The anchors of the page `path` as the renderer makes them; `undefined` when it cannot be read. */
@@ -42,8 +44,8 @@ export interface SiteLinkCheck {
  *   nonFiles: [],
  *   opaque: [],
  * });
- * const check = siteLinkCheck({ renderer: "vitepress", root: "docs", extensions: ["md"] }, index,
- *   () => "## server.host\n");
+ * const site = { renderer: "vitepress" as const, root: "docs", extensions: ["md"], rootLinks: true };
+ * const check = siteLinkCheck(site, index, () => "## server.host\n");
  * assert.deepEqual(check.resolve("docs/guide/index.md", "../config/server-options#server-host"), {
  *   path: "docs/config/server-options.md",
  *   fragment: "server-host",
@@ -61,14 +63,19 @@ export function siteLinkCheck(site: Site, index: PathIndex, readText: ReadText):
     covers: (path) => path.startsWith(prefix) && ext.test(path),
     resolve(from, target) {
       const t = target.trim();
-      // Site-root links (`/guide/x`) are against the site's source root.
-      const resolved = t.startsWith("/") && !t.startsWith("//")
-        ? resolveLink(`${prefix}_`, `.${t}`)
-        : resolveLink(from, t);
+      // Site-root links (`/guide/x`) are against the site's source root, where its renderer
+      // resolves them so; VitePress serves its `public` directory's files at the root too.
+      const rooted = t.startsWith("/") && !t.startsWith("//");
+      if (rooted && !site.rootLinks) return undefined;
+      const resolved = rooted ? resolveRootLink(site.root, t) : resolveLink(from, t);
       if (resolved?.path === undefined) return undefined;
       const base = resolved.path === "." ? "" : resolved.path;
       const dirLink = t.split(/[?#]/)[0].endsWith("/") || base === "";
-      for (const candidate of _candidates(base, dirLink, site)) {
+      const candidates = _candidates(base, dirLink, site);
+      if (rooted && base.startsWith(prefix)) {
+        candidates.push(`${prefix}public/${base.slice(prefix.length)}`);
+      }
+      for (const candidate of candidates) {
         if (has(candidate)) return { path: candidate, fragment: resolved.fragment };
       }
       return undefined;

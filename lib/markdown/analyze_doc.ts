@@ -40,6 +40,22 @@ export interface DocAnalysis {
    * frozen: prune never deletes it; it fails closed).
    */
   malformedFrontmatter: MalformedFrontmatter | undefined;
+  /** Inline suppression comments outside code, in document order (see {@linkcode Suppression}). */
+  suppressions: Suppression[];
+}
+
+/**
+ * A `<!-- dochygiene-disable [kinds] -->`, `<!-- dochygiene-enable [kinds] -->`
+ * or `<!-- dochygiene-disable-next-line [kinds] -->` comment, as an HTML block
+ * (on its own lines, outside code).
+ */
+export interface Suppression {
+  /** 1-based line the comment ends on. */
+  line: number;
+  /** `disable` or `enable` from its line on; `next`: the line after it only. */
+  op: "disable" | "enable" | "next";
+  /** The signal kinds it names (lower case); empty: every kind. */
+  kinds: string[];
 }
 
 /** What {@linkcode DocAnalysis.malformedFrontmatter} says. */
@@ -101,13 +117,19 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
   const frontmatter = doc.frontmatter.data;
   const hygiene = _hygiene(frontmatter?.hygiene);
   const inlinePaths: { line: number; path: string }[] = [];
+  const suppressions: Suppression[] = [];
   const inlineTokens: { line: number; code: string }[] = [];
   let done = 0;
   let open = 0;
   for (const block of doc.blocks) {
     if (block.task === "done") done++;
     if (block.task === "open") open++;
-    if (block.kind === "html") continue;
+    if (block.kind === "html") {
+      if (block.lines.some((line) => line.includes("dochygiene-"))) {
+        _suppressions(block, suppressions);
+      }
+      continue;
+    }
     const scan = scanBlock(block, doc);
     for (const code of scan.codeSpans) {
       const p = inlineCodePath(code.content);
@@ -131,7 +153,23 @@ export function analyzeDoc(text: string, path: string): DocAnalysis {
     checkboxes: done + open > 0 ? { done, open } : undefined,
     status: _frontmatterStatus(frontmatter?.status) ?? _leadingStatus(doc),
     malformedFrontmatter: _malformed(doc.frontmatter),
+    suppressions,
   };
+}
+
+const SUPPRESSION = /<!--\s*dochygiene-(disable-next-line|disable|enable)((?:\s[\s\w,]*?)?)\s*-->/g;
+
+/** The suppression comments of an HTML block, appended to `out` (see docs/signals.md). */
+function _suppressions(block: { line: number; lines: string[] }, out: Suppression[]): void {
+  const text = block.lines.join("\n");
+  for (const m of text.matchAll(SUPPRESSION)) {
+    const end = m.index + m[0].length;
+    let line = block.line;
+    for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) line++;
+    const op = m[1] === "disable-next-line" ? "next" : m[1] as "disable" | "enable";
+    const kinds = m[2].toLowerCase().split(/[\s,]+/).filter((kind) => kind !== "");
+    out.push({ line, op, kinds });
+  }
 }
 
 function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | undefined {
@@ -148,8 +186,9 @@ function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | unde
  * no whitespace, scheme (`https:`, `node:`), glob or shell characters
  * (`* ? [ ] { } ! < > | $ % ^ & = , ; ' " \ ( ) # ~`), no empty, `.` or `..`
  * segments, does not start with `/` or end with `/`, and does not start with
- * a host name (`github.com/…`). A leading `./` and a trailing `:line[:col]`
- * are removed.
+ * a host name (`github.com/…`). Placeholders are not paths: `path/to/…`, and
+ * an ellipsis segment (`…`, `...`; `{{x}}` and `<name>` have characters a path
+ * has not). A leading `./` and a trailing `:line[:col]` are removed.
  *
  * @example
  * ```ts
@@ -162,6 +201,8 @@ function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | unde
  * assert.equal(inlineCodePath("https://x.dev/a.md"), undefined);
  * assert.equal(inlineCodePath("github.com/o/r/a.md"), undefined);
  * assert.equal(inlineCodePath("npm install"), undefined);
+ * assert.equal(inlineCodePath("path/to/config.yml"), undefined);
+ * assert.equal(inlineCodePath("src/.../main.ts"), undefined);
  * ```
  */
 export function inlineCodePath(code: string): string | undefined {
@@ -174,11 +215,19 @@ export function inlineCodePath(code: string): string | undefined {
   if (colon) p = p.replace(LINE_SUFFIX, "");
   while (p.startsWith("./")) p = p.slice(2);
   if (!p.includes("/") || p.startsWith("/") || p.endsWith("/") || p.includes(":")) return undefined;
-  if (_hasEmptyOrDotSegment(p)) return undefined;
+  if (_hasEmptyOrDotSegment(p) || _isPlaceholder(p)) return undefined;
   const first = p.slice(0, p.indexOf("/"));
   const host = first.indexOf(".") >= 0 && HOSTNAME.test(first); // HOSTNAME needs a `.`
   if (host || !EXTENSION.test(p.slice(p.lastIndexOf("/") + 1))) return undefined;
   return p;
+}
+
+/** `path/to/…` (the conventional placeholder), from the start or after a `/`. */
+const PATH_TO = /(?:^|\/)path\/to\//i;
+
+/** A placeholder, not a path: `path/to/x.md`, an ellipsis segment (`a/…/b.md`, `a/.../b.md`). */
+function _isPlaceholder(p: string): boolean {
+  return p.includes("\u2026") || p.startsWith("...") || p.includes("/...") || PATH_TO.test(p);
 }
 
 // Whether a `/`-separated path has an empty, `.` or `..` segment (walked, not split).

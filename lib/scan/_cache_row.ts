@@ -31,13 +31,18 @@ import type { DocDriftFacts } from "../drift/doc_drift_facts.ts";
  *   checkboxes: { done: 1, open: 0 },
  *   anchors: new Set(["a"]),
  *   linkFacts: { broken: [], fragments: [], missing: [] },
+ *   suppressions: [{ line: 3, op: "next" as const, kinds: ["missing_path", "broken_link"] }],
  * };
  * const listed = ["a.md", "b.md"];
  * const indexOf = (path: string) => listed.indexOf(path);
  * const line = encodeCacheEntry(3, summary, ["b.md", "docs"], ["c.md"], indexOf);
  * const doc = parseCacheRow(line, listed);
- * const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts } = doc!.summary;
- * assert.deepEqual({ hygiene, appendOnly, status, checkboxes, anchors, linkFacts }, summary);
+ * const { hygiene, appendOnly, status, checkboxes, anchors, linkFacts, suppressions } = doc!
+ *   .summary;
+ * assert.deepEqual(
+ *   { hygiene, appendOnly, status, checkboxes, anchors, linkFacts, suppressions },
+ *   summary,
+ * );
  * assert.deepEqual([doc?.lines, doc?.targets], [3, ["b.md", "docs"]]);
  * assert.deepEqual(doc?.probed(), ["c.md"]);
  * ```
@@ -73,6 +78,9 @@ export function encodeCacheEntry(
   for (const f of linkFacts.fragments) row.push(f.line, f.target, ref(f.path), f.fragment);
   row.push(linkFacts.missing.length);
   for (const m of linkFacts.missing) row.push(m.line, m.path);
+  const suppressions = summary.suppressions ?? [];
+  row.push(suppressions.length);
+  for (const d of suppressions) row.push(d.line, d.op, d.kinds.join(","));
   row.push(targets.length);
   for (const target of targets) row.push(ref(target));
   // After a tab (JSON holds none): parsed only when asked for. The drift facts after another.
@@ -92,7 +100,7 @@ export function encodeCacheEntry(
  * import { parseCacheRow } from "./_cache_row.ts";
  * import assert from "node:assert/strict";
  *
- * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]\tnull';
+ * const line = '[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]\tnull';
  * assert.deepEqual(parseCacheRow(line, ["a.md"])?.targets, ["a.md"]);
  * assert.equal(parseCacheRow(line, []), undefined); // index 0 names no listed path
  * assert.equal(parseCacheRow("[2]", ["a.md"]), undefined);
@@ -138,7 +146,8 @@ export interface CachedDoc {
  * `malformed` (`null`, or a malformed frontmatter's `[line, reason, hygiene]`),
  * then each list as its length and its items' fields in turn: anchors (1),
  * broken links (line, target, hint), fragments (line, target, path, fragment),
- * missing paths (line, path), targets (path); a listed path by its index.
+ * missing paths (line, path), suppression comments (line, op, kinds joined by
+ * `,`), targets (path); a listed path by its index.
  */
 type _Row = readonly unknown[];
 
@@ -233,6 +242,23 @@ class _CachedEntry implements CachedDoc, DocSummary {
     return this.#linkFacts = { broken, fragments, missing };
   }
 
+  get suppressions(): DocSummary["suppressions"] {
+    const row = this.#row;
+    let i = _suppressionsAt(row);
+    const n = row[i++] as number;
+    if (n === 0) return undefined;
+    const out: NonNullable<DocSummary["suppressions"]> = [];
+    for (let k = 0; k < n; k++, i += 3) {
+      const kinds = row[i + 2] as string;
+      out.push({
+        line: row[i] as number,
+        op: row[i + 1] as "disable" | "enable" | "next",
+        kinds: kinds === "" ? [] : kinds.split(","),
+      });
+    }
+    return out;
+  }
+
   /** Made anew each time: only counting (once) and rare rewrites ask. */
   get targets(): string[] {
     const row = this.#row;
@@ -260,13 +286,19 @@ function _isMalformed(value: unknown): boolean {
     typeof value[1] === "string" && typeof value[2] === "boolean";
 }
 
-/** Where a row's target count stands (its lists walked by their counts). */
-function _targetsAt(row: _Row): number {
+/** Where a row's suppression count stands (its lists walked by their counts). */
+function _suppressionsAt(row: _Row): number {
   let i = _ANCHORS + (row[_ANCHORS - 1] as number);
   i += 1 + 3 * (row[i] as number);
   i += 1 + 4 * (row[i] as number);
   i += 1 + 2 * (row[i] as number);
   return i;
+}
+
+/** Where a row's target count stands. */
+function _targetsAt(row: _Row): number {
+  const i = _suppressionsAt(row);
+  return i + 1 + 3 * (row[i] as number);
 }
 
 /**
@@ -303,10 +335,11 @@ const _LISTS: readonly (readonly _Field[])[] = [
   ["line", "string", "hint"], // broken links
   ["line", "string", "ref", "string"], // fragments
   ["line", "string"], // missing paths
+  ["line", "op", "string"], // suppression comments
   ["ref"], // targets
 ];
 
-type _Field = "string" | "line" | "hint" | "ref";
+type _Field = "string" | "line" | "hint" | "ref" | "op";
 
 function _isField(field: _Field, value: unknown, listed: number): boolean {
   switch (field) {
@@ -316,6 +349,8 @@ function _isField(field: _Field, value: unknown, listed: number): boolean {
       return _isLine(value);
     case "hint":
       return value === null || value === "case" || value === "extension";
+    case "op":
+      return value === "disable" || value === "enable" || value === "next";
     case "ref":
       return typeof value === "string" || isCount(value) && value < listed;
   }

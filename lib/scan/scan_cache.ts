@@ -30,7 +30,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 4, format 6`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 7`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -53,7 +53,7 @@ export function cacheKey(read: { bytes: number; fingerprint?: string }): string 
 
 /**
  * The listing as the cache compares it: every path, which are not regular
- * files, and the opaque directories, exactly.
+ * files, the opaque directories, and the docs site, exactly.
  *
  * @example
  * ```ts
@@ -62,13 +62,18 @@ export function cacheKey(read: { bytes: number; fingerprint?: string }): string 
  *
  * const a = cacheListing({ paths: ["a.md", "b"], nonFiles: ["b"], opaque: [] });
  * assert.notEqual(a, cacheListing({ paths: ["a.md", "b"], nonFiles: [], opaque: [] }));
+ * const site = { root: "docs", rootLinks: true };
+ * assert.notEqual(a, cacheListing({ paths: ["a.md", "b"], nonFiles: ["b"], opaque: [], site }));
  * ```
  */
 export function cacheListing(source: PathIndexSource): string {
-  // No path holds a NUL: it separates paths, two separate the three lists.
+  // No path holds a NUL: it separates paths, two separate the lists (a fourth: the docs site).
+  const site = source.site === undefined
+    ? ""
+    : `\0\0${source.site.rootLinks ? "+" : "-"}${source.site.root}`;
   return `${source.paths.join("\0")}\0\0${source.nonFiles.join("\0")}\0\0${
     source.opaque.join("\0")
-  }`;
+  }${site}`;
 }
 
 /**
@@ -114,7 +119,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * import assert from "node:assert/strict";
  *
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
- * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,1,0]\t[]\tnull"; // see encodeCacheEntry
+ * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]\tnull"; // see encodeCacheEntry
  * const disk = new DiskRecord([["sdist", "exists"]]);
  * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
  * const cache = ScanCache.parse(bytes);
@@ -279,9 +284,14 @@ export class ScanCache {
   source(): PathIndexSource | undefined {
     if (this.#source === undefined) {
       const lists = this.listing.split("\0\0").map((list) => list === "" ? [] : list.split("\0"));
-      this.#source = lists.length === 3 && lists.every((list) => !list.includes(""))
+      const site = lists.length === 4 && lists[3].length === 1 ? lists[3][0] : undefined;
+      this.#source = (lists.length === 3 || site !== undefined) &&
+          lists.every((list) => !list.includes(""))
         ? { paths: lists[0], nonFiles: lists[1], opaque: lists[2] }
         : null;
+      if (this.#source && site !== undefined) {
+        this.#source.site = { root: site.slice(1), rootLinks: site[0] === "+" };
+      }
     }
     return this.#source ?? undefined;
   }

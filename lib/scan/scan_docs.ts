@@ -23,6 +23,8 @@ import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
 import type { DriftSignal } from "../drift/drift_signals.ts";
 import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
+import { TailIndex } from "../links/tail_index.ts";
+import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
 
 /** Version of the artifact schema. */
@@ -43,7 +45,15 @@ export type Signal =
   | { kind: "duplicate"; of: string[] }
   | { kind: "broken_link"; line: number; target: string; hint: "case" | "extension" | null }
   | { kind: "broken_anchor"; line: number; target: string }
-  | { kind: "missing_path"; line: number; path: string }
+  | {
+    kind: "missing_path";
+    line: number;
+    path: string;
+    /** The one listed path that ends in `path` (its near miss), when there is exactly one. */
+    hint?: string;
+    /** How many listed paths end in `path`, when there are several. */
+    candidates?: number;
+  }
   | { kind: "malformed_frontmatter"; line: number; reason: string; hygiene: boolean }
   | DriftSignal;
 
@@ -85,6 +95,12 @@ export interface ScanArtifact {
    * findings, not a run that could not be done; see docs/reference.md).
    */
   fail_on?: { kinds: string[]; failed: boolean; counts: Record<string, number> };
+  /**
+   * Findings taken out of `signals` by inline suppression comments, counted
+   * (in all, by kind, by doc); only when there are any (docs/signals.md
+   * "Suppressing findings").
+   */
+  suppressed?: SuppressedCounts;
 }
 
 /** What reading one file gave. */
@@ -307,7 +323,14 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     ? undefined
     : () =>
       siteCheck ??= siteLinkCheck(input.site!, _index(input), input.readText ?? (() => undefined));
+  // The listed files by name, for missing paths' near misses: built once, on first need.
+  let tailIndex: TailIndex | undefined;
+  const tails = () =>
+    tailIndex ??= new TailIndex(
+      input.files.values().filter((f) => f.type === "file").map((f) => f.path),
+    );
   const isoOf = new Map<number, string>();
+  const suppressed: SuppressedCounts = { total: 0, by_kind: {}, by_path: {} };
   for (const { path, tracked, read, doc } of shortlisted) {
     // Untracked files have no commit, even when a deleted namesake has one.
     const seconds = tracked ? input.git?.ages.get(path) : undefined;
@@ -330,12 +353,13 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc, analysed, headings, site);
+    if (doc) _linkFindings(list, path, doc, analysed, headings, site, tails);
+    if (doc?.suppressions !== undefined) suppressSignals(path, list, doc.suppressions, suppressed);
     signals[path] = list;
   }
 
   excluded.sort((a, b) => byCodePoint(a.path, b.path));
-  return {
+  const artifact: ScanArtifact = {
     schema_version: SCAN_SCHEMA_VERSION,
     generated_at: now.toISOString(),
     root: input.root,
@@ -354,6 +378,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     shortlist,
     signals,
   };
+  if (suppressed.total > 0) artifact.suppressed = suppressed;
+  return artifact;
 }
 
 type _Stage = "out" | "dir" | "ignore" | "read";
@@ -407,7 +433,8 @@ function _linkFindings(
   doc: DocSummary,
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   headings: Map<string, ReadonlySet<string> | null>,
-  site?: () => SiteLinkCheck,
+  site: (() => SiteLinkCheck) | undefined,
+  tails: () => TailIndex,
 ): void {
   const { broken, fragments, missing } = doc.linkFacts;
   // Under a docs renderer, a page's links broken by GitHub's rules may lead to a page.
@@ -447,7 +474,13 @@ function _linkFindings(
     const anchors = list.splice(anchorsFrom) as Extract<Signal, { kind: "broken_anchor" }>[];
     for (const signal of anchors.sort((a, b) => a.line - b.line)) list.push(signal);
   }
-  for (const signal of missing) list.push(signal);
+  for (const signal of missing) {
+    // A near miss: the path is the tail of a listed one (`references/x.md` of `skills/y/…`).
+    const near = tails().of(signal.path);
+    if (near === undefined) list.push(signal);
+    else if (near.count === 1) list.push({ ...signal, hint: near.first });
+    else list.push({ ...signal, candidates: near.count });
+  }
 }
 
 /** Headings of a rendered, fully analysed doc (fragments are checked against them), else `null`. */
@@ -463,7 +496,7 @@ function _headings(
 
 /** The index of the listing, with the input's on-disk fallback. */
 function _index(input: ScanInput): PathIndex {
-  return new PathIndex(pathIndexSource(input.files, input.opaque), input.onDisk);
+  return new PathIndex(pathIndexSource(input.files, input.opaque, input.site), input.onDisk);
 }
 
 function _duplicates(

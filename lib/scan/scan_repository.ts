@@ -34,6 +34,7 @@ import { dirEntries } from "../fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
 import { pathExists } from "../fs/path_exists.ts";
 import { scanDrift } from "../drift/scan_drift.ts";
+import { suppressSignals } from "./suppress_signals.ts";
 import type { DriftCacheData } from "../drift/read_drift_history.ts";
 
 /** Options of {@linkcode scanRepository}. */
@@ -180,7 +181,11 @@ async function _scan(
   ];
   if (needsGlobEngine(globs, files.values().map((f) => f.path))) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
-  const source = pathIndexSource(files, listing.opaque);
+  const readText = _textReader(root);
+  // The renderer's config is read once per scan; the reading threads resolve site-root links
+  // as it does.
+  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
+  const source = pathIndexSource(files, listing.opaque, site);
   const listed = caching ? cacheListing(source) : undefined;
   // Under another listing, only the docs whose link facts it cannot touch take cached facts
   // (listed paths are stored by their index in the listing the cache was made under).
@@ -272,9 +277,6 @@ async function _scan(
       read.mtimeMs = 0; // removed since it was read
     }
   }
-  const readText = _textReader(root);
-  // The renderer's config is read once per scan.
-  const site = detectSite(files.values().map((f) => f.path), readText, config.links);
   const artifact = scanDocs({
     root,
     site,
@@ -320,7 +322,15 @@ async function _scan(
     known: cache?.drift(),
   });
   if (drift !== undefined) {
-    for (const [path, list] of drift.signals) artifact.signals[path].push(...list);
+    // Drift findings are suppressed by the doc's comments too (docs/signals.md).
+    const suppressed = artifact.suppressed ?? { total: 0, by_kind: {}, by_path: {} };
+    for (const [path, list] of drift.signals) {
+      const read = reads.get(path);
+      const suppressions = read?.kind === "text" ? read.summary?.suppressions : undefined;
+      if (suppressions !== undefined) suppressSignals(path, list, suppressions, suppressed);
+      artifact.signals[path].push(...list);
+    }
+    if (suppressed.total > 0) artifact.suppressed = suppressed;
     if (drift.note !== undefined) artifact.drift = drift.note;
   }
   let cacheBytes = listed === undefined ? undefined : _newCache({

@@ -29,6 +29,8 @@ export interface DocSummary {
   links?: DocLink[];
   /** A frontmatter that cannot be parsed (see `DocAnalysis.malformedFrontmatter`). */
   malformedFrontmatter?: DocAnalysis["malformedFrontmatter"];
+  /** Its inline suppression comments, when it has any (see `DocAnalysis.suppressions`). */
+  suppressions?: DocAnalysis["suppressions"];
   /** What the drift signals need (docs/signals.md), when the doc has any of it. */
   drift?: DocDriftFacts;
 }
@@ -88,6 +90,7 @@ export function summarizeDoc(
   if (analysis.malformedFrontmatter !== undefined) {
     summary.malformedFrontmatter = analysis.malformedFrontmatter;
   }
+  if (analysis.suppressions?.length) summary.suppressions = analysis.suppressions;
   if (contentExclusion(summary) === undefined) {
     for (const target of targets) inbound.set(target, (inbound.get(target) ?? 0) + 1);
   }

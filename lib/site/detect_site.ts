@@ -17,6 +17,12 @@ export interface Site {
   root: string;
   /** Extensions (without the dot) a page's source may have, in the order they are tried. */
   extensions: string[];
+  /**
+   * Whether its site-root links (`/guide/x`) are resolved against `root`:
+   * VitePress's are, unless its config has `rewrites` (routes then differ from
+   * file paths); the other renderers' are URLs that are not modelled (not checked).
+   */
+  rootLinks: boolean;
   /** The config file it was detected from (root-relative), if any. */
   config?: string;
 }
@@ -49,6 +55,7 @@ const _MDBOOK = /^(?:(.*)\/)?book\.toml$/;
  *   renderer: "vitepress",
  *   root: "docs",
  *   extensions: ["md"],
+ *   rootLinks: true,
  *   config: "docs/.vitepress/config.ts",
  * });
  * assert.equal(detectSite(["README.md"], () => undefined), undefined);
@@ -74,7 +81,12 @@ export function detectSite(
   }
   if (forced === "github") return undefined;
   if (found === undefined && forced !== undefined) {
-    found = { renderer: forced, root: "", extensions: _defaultExtensions(forced) };
+    found = {
+      renderer: forced,
+      root: "",
+      extensions: _defaultExtensions(forced),
+      rootLinks: forced === "vitepress",
+    };
   }
   if (found === undefined) return undefined;
   if (links.root !== undefined) found.root = _clean(links.root);
@@ -105,6 +117,7 @@ function _fromConfig(
       renderer,
       root: root(m[1] ?? "", text),
       extensions: _defaultExtensions(renderer),
+      rootLinks: renderer === "vitepress" && !/\brewrites\s*:/.test(text),
       config: path,
     };
   }

@@ -343,7 +343,14 @@ ${stash.replace("git stash", "git stash push -q")} && git stash pop -q
 
     const run = await prune(root, ["--yes"]);
 
-    assertSeamError("prune", run, 1, "PRUNE_FAILED", message);
+    const out = assertSeamError("prune", run, 1, "PRUNE_FAILED", message);
+    // The restore claims no more than is true: a file the hook took is named, not "as before".
+    const taken = await Deno.lstat(join(root, "runs/r1/a.md")).then(() => false, () => true);
+    assert.equal(taken, stash.includes("--keep-index"), "only --keep-index takes the file");
+    if (taken) {
+      assert.match(out.error.message, /runs\/r1\/a\.md went missing from the working tree/);
+      assert.doesNotMatch(out.error.message, /files are as before/);
+    }
     assert.equal((await git(root, ["rev-parse", "HEAD"])).trim(), head);
     assert.equal(await Deno.readTextFile(join(root, "keep.md")), "edited\n");
     assert.equal(await git(root, ["show", "HEAD:runs/r1/a.md"]), "r1\n");

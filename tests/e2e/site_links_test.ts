@@ -56,3 +56,50 @@ Deno.test("links: {renderer: github} turns the renderer's rules off", async () =
   }, "2026-10-01T00:00:00Z");
   assert.deepEqual(await findings(repo.path), ["docs/b.md broken_link ./a#x-y"]);
 });
+
+// VitePress: "Routing › Linking Between Pages" — absolute links (`/guide/x`) are against the
+// source directory, extensionless or directory links as relative ones; "Asset Handling › The
+// Public Directory" — `public/icon.png` in the source directory is linked as `/icon.png`.
+Deno.test("VitePress pages: site-root links resolve against the source root and its public directory", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docs/.vitepress/config.ts": "export default { srcDir: '.' }\n",
+    "docs/config/server-options.md": PAGE,
+    "docs/guide/index.md": "# Guide\n",
+    "docs/public/logo.svg": "<svg/>\n",
+    "docs/intro.md": "# Intro\n\n" +
+      "[a](/config/server-options#server-host) [b](/guide/) [c](/logo.svg)\n" +
+      "[d](/config/server-optionz) [e](/config/server-options#nope) [f](/team/alice)\n",
+  }, "2026-10-01T00:00:00Z");
+  assert.deepEqual(await findings(repo.path), [
+    "docs/intro.md broken_link /config/server-optionz",
+    "docs/intro.md broken_anchor /config/server-options#nope",
+  ]);
+});
+
+// Docusaurus, "Markdown links": a URL path (`/docs/intro`, a route under `routeBasePath`) is left
+// as written, and an absolute file path (`/gone.md`) is tried against the content root, then the
+// site directory. Neither is modelled: such links are not checked.
+Deno.test("Docusaurus pages: site-root links are URLs, not checked", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docusaurus.config.js": "module.exports = {}\n",
+    "docs/intro.md": "# Intro\n",
+    "docs/a.md": "[a](/docs/intro) [b](/blog/gone) [c](/gone.md)\n",
+  }, "2026-10-01T00:00:00Z");
+  assert.deepEqual(await findings(repo.path), []);
+});
+
+Deno.test("plain repository: site-root links resolve against the repository root", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docs/a.md": "# A\n\n## Usage\n",
+    "docs/b.md": "[a](/docs/a.md#usage) [b](/docs/gone.md) [c](/docs/a.md#nope)\n" +
+      "[d](/powershell/module/x) [e](/CONTRIBUTING.md)\n",
+  }, "2026-10-01T00:00:00Z");
+  assert.deepEqual(await findings(repo.path), [
+    "docs/b.md broken_link /docs/gone.md",
+    "docs/b.md broken_link /CONTRIBUTING.md",
+    "docs/b.md broken_anchor /docs/a.md#nope",
+  ]);
+});

@@ -58,3 +58,16 @@ Deno.test("a finding's fingerprint survives its line moving, and tells equal fin
   }));
   assert.notEqual(other[0].fingerprint, before[0].fingerprint);
 });
+
+Deno.test("a missing path's near miss is in its message: the one candidate, or how many", () => {
+  const findings = collectFindings(artifact({
+    "a.md": [
+      { kind: "missing_path", line: 1, path: "references/x.md", hint: "skills/y/references/x.md" },
+      { kind: "missing_path", line: 2, path: "x/util.ts", candidates: 3 },
+    ],
+  }));
+  assert.deepEqual(findings.map((f) => f.message), [
+    "`references/x.md` does not exist (did you mean skills/y/references/x.md?)",
+    "`x/util.ts` does not exist (3 listed paths end in it)",
+  ]);
+});

@@ -22,7 +22,7 @@ Deno.test("resolveLink: same-file fragments have no path", () => {
   assert.deepEqual(resolveLink("docs/a.md", "b.md#"), { path: "docs/b.md", fragment: undefined });
 });
 
-Deno.test("resolveLink: external, mailto, protocol-relative and root-absolute links are not checked", () => {
+Deno.test("resolveLink: external, mailto, protocol-relative and root-absolute links are not resolved", () => {
   for (
     const t of [
       "https://example.com/a.md",

@@ -137,6 +137,15 @@ Deno.test("inlineCodePath: what counts as a repo-relative file path", () => {
       "github.com/b.md",
       "docs.rs/x/y.md",
       "https:/x/y.md",
+      // Placeholders.
+      "path/to/file.md",
+      "Path/To/config.yml",
+      "your/path/to/x.ts",
+      "src/\u2026/main.ts",
+      "\u2026/x.md",
+      "src/.../main.ts",
+      ".../x.md",
+      "{{dir}}/x.md",
     ]
   ) {
     assert.equal(inlineCodePath(code), undefined, code);
@@ -209,4 +218,27 @@ Deno.test("analyzeDoc: a frontmatter that is not strict YAML is malformed, with 
     analyzeDoc("---\nhygiene: frozen\n---\n# T\n", "t.md").malformedFrontmatter,
     undefined,
   );
+});
+
+Deno.test("analyzeDoc: suppression comments on their own lines, kinds comma or space separated, none in code", () => {
+  const text = [
+    "# A", // 1
+    "<!-- dochygiene-disable-next-line -->", // 2
+    "<!--", // 3
+    "  dochygiene-disable missing_path, broken_link broken_anchor", // 4
+    "-->", // 5
+    "```", // 6
+    "<!-- dochygiene-enable -->", // 7
+    "```", // 8
+    "    <!-- dochygiene-enable -->", // 9: indented code
+    "", // 10
+    "<!-- dochygiene-enable MISSING_PATH -->", // 11
+    "<!-- dochygiene-disabled -->", // 12: not a comment of ours
+    "Text <!-- dochygiene-disable --> inline", // 13: not on its own lines
+  ].join("\n") + "\n";
+  assert.deepEqual(analyzeDoc(text, "a.md").suppressions, [
+    { line: 2, op: "next", kinds: [] },
+    { line: 5, op: "disable", kinds: ["missing_path", "broken_link", "broken_anchor"] },
+    { line: 11, op: "enable", kinds: ["missing_path"] },
+  ]);
 });

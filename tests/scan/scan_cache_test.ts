@@ -602,3 +602,21 @@ Deno.test("a same-size rewrite that puts the mtime back, in the second git wrote
   }
   assert.ok(raced, "no attempt fit in one second");
 });
+
+Deno.test("a docs site's change of where site-root links lead is not hidden by cached facts", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "docs/.vitepress/config.ts": "export default { title: 'x' }\n",
+    "docs/a.md": "[gone](/gone.md)\n",
+  }, DAY);
+  const broken = (artifact: Omit<ScanArtifact, "generated_at">) =>
+    artifact.signals["docs/a.md"].filter((s) => s.kind === "broken_link").length;
+  assert.equal(broken(await facts(repo.path)), 1);
+  // With `rewrites`, routes differ from file paths: VitePress's site-root links are not checked.
+  await commitFiles(repo.path, {
+    "docs/.vitepress/config.ts": "export default { rewrites: { 'a.md': 'b.md' } }\n",
+  }, DAY);
+  const cached = await facts(repo.path);
+  assert.equal(broken(cached), 0);
+  assert.deepEqual(cached, await facts(repo.path, ["--no-cache"]));
+});

@@ -178,7 +178,7 @@ Deno.test("broken_link: missing targets with hints case, extension, or null; exi
       "[ext](b)",
       "[gone](nowhere.md)",
       "![pic](missing.png)",
-      "[ext](https://example.com/x.md) [mail](mailto:a@b) [abs](/rooted.md)",
+      "[ext](https://example.com/x.md) [mail](mailto:a@b) [abs](/rooted/x) [root](/docs/b.md)",
     ].join("\n") + "\n",
     "docs/b.md": "# B\n",
     "README.md": "# R\n",
@@ -287,6 +287,30 @@ Deno.test("missing_path: inline-code paths that exist neither from the root nor 
   }, { others: ["pkg/src/index.ts", "lib/core.ts"] }));
   assert.deepEqual(of(artifact.signals["pkg/README.md"], "missing_path"), [
     { kind: "missing_path", line: 1, path: "src/gone.ts" },
+  ]);
+});
+
+Deno.test("missing_path: a path that is the tail of listed paths names the one, or counts several", () => {
+  const artifact = scanDocs(input({
+    "skills/check/SKILL.md": "Read `references/signals.md`, `x/util.ts` and `gone/none.md`.\n",
+  }, {
+    others: [
+      "skills/clean/references/signals.md",
+      "src/x/util.ts",
+      "lib/x/util.ts",
+      "x/util.tsx",
+      "prefix-references/signals.md",
+    ],
+  }));
+  assert.deepEqual(of(artifact.signals["skills/check/SKILL.md"], "missing_path"), [
+    {
+      kind: "missing_path",
+      line: 1,
+      path: "references/signals.md",
+      hint: "skills/clean/references/signals.md",
+    },
+    { kind: "missing_path", line: 1, path: "x/util.ts", candidates: 2 },
+    { kind: "missing_path", line: 1, path: "gone/none.md" },
   ]);
 });
 

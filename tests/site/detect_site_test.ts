@@ -3,7 +3,8 @@ import { detectSite } from "../../lib/site/detect_site.ts";
 
 const read = (files: Record<string, string>) => (path: string) => files[path];
 
-// VitePress: "Site Config › srcDir" — relative to the project root (the .vitepress's parent).
+// VitePress, vitepress.dev/guide/routing "Root and Source Directory": the project root holds
+// `.vitepress`; `srcDir` is resolved relative to it.
 Deno.test("VitePress: the project root is .vitepress's parent, srcDir under it", () => {
   const files = {
     "docs/.vitepress/config.mts": "export default defineConfig({ srcDir: './src' })",
@@ -12,11 +13,13 @@ Deno.test("VitePress: the project root is .vitepress's parent, srcDir under it",
     renderer: "vitepress",
     root: "docs/src",
     extensions: ["md"],
+    rootLinks: true,
     config: "docs/.vitepress/config.mts",
   });
 });
 
-// Docusaurus: "plugin-content-docs › path" (default `docs`), .md and .mdx pages.
+// Docusaurus, docusaurus.io/docs/api/plugins/@docusaurus/plugin-content-docs "Configuration":
+// `path` (default `docs`), relative to the site directory; .md and .mdx pages.
 Deno.test("Docusaurus: the docs plugin's path, default docs; md and mdx", () => {
   const files = { "website/docusaurus.config.js": "module.exports = { presets: [] }" };
   assert.deepEqual(detectSite(Object.keys(files), read(files))?.root, "website/docs");
@@ -25,7 +28,8 @@ Deno.test("Docusaurus: the docs plugin's path, default docs; md and mdx", () => 
   assert.equal(detectSite(Object.keys(custom), read(custom))?.root, "guides");
 });
 
-// MkDocs: "Configuration › docs_dir" (default `docs`); mdBook: "book.toml › src" (default `src`).
+// MkDocs, mkdocs.org/user-guide/configuration "docs_dir" (default `docs`); mdBook,
+// rust-lang.github.io/mdBook/format/configuration/general.html "[book]" `src` (default `src`).
 Deno.test("MkDocs docs_dir and mdBook src, with their defaults", () => {
   assert.equal(detectSite(["mkdocs.yml"], () => "site_name: x\n")?.root, "docs");
   assert.equal(detectSite(["mkdocs.yml"], () => "docs_dir: 'content'\n")?.root, "content");
@@ -42,7 +46,7 @@ Deno.test("links: overrides the renderer, root and extensions; github turns dete
       root: "site/",
       fallback_extensions: [".md", "markdown"],
     }),
-    { renderer: "mkdocs", root: "site", extensions: ["md", "markdown"] },
+    { renderer: "mkdocs", root: "site", extensions: ["md", "markdown"], rootLinks: false },
   );
   assert.equal(detectSite(["README.md"], () => undefined), undefined);
 });

@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
 import { siteAnchors } from "../../lib/site/site_anchors.ts";
 
-// VitePress: "Markdown Extensions › Custom Anchors" — `## Using custom anchors {#my-anchor}`.
+// VitePress, vitepress.dev/guide/markdown "Header Anchors › Custom anchors":
+// `# Using custom anchors {#my-anchor}` is linked as `#my-anchor`.
 Deno.test("an explicit {#id} is the heading's anchor (VitePress custom anchors)", () => {
   const anchors = siteAnchors("vitepress", "## Using custom anchors {#my-anchor}\n");
   assert.deepEqual([...anchors], ["my-anchor"]);
 });
 
-// Docusaurus: "Markdown Features › Headings › Explicit ids" — `### Hello World {#my-explicit-id}`.
+// Docusaurus, docusaurus.io/docs/markdown-features/toc "Heading IDs": an explicit id,
+// `### Hello World {#my-explicit-id}`.
 Deno.test("an explicit {#id} is the heading's anchor (Docusaurus explicit ids)", () => {
   assert.deepEqual([...siteAnchors("docusaurus", "### Hello World {#my-explicit-id}\n")], [
     "my-explicit-id",
