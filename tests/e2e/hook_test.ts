@@ -57,6 +57,7 @@ function runHook(
     env: {
       PATH,
       HOME: Deno.env.get("HOME") ?? "/root",
+      ..._passedThrough(),
       CLAUDE_PLUGIN_ROOT: options.pluginRoot ?? PACKAGE_DIR,
       CLAUDE_PROJECT_DIR: options.projectDir ?? sessionDir,
       DOCHYGIENE_NOW: NOW,
@@ -65,6 +66,20 @@ function runHook(
     clearEnv: true,
     stdin: payload,
   });
+}
+
+/**
+ * What Claude Code's own environment gives every hook and the reminder's rare full-config path
+ * needs: the Deno cache in use (npm:yaml is loaded from it) and the TLS settings to fetch it.
+ */
+function _passedThrough(): Record<string, string> {
+  const names = ["DENO_DIR", "DENO_CERT", "DENO_TLS_CA_STORE", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+  return Object.fromEntries(
+    names.flatMap((name) => {
+      const value = Deno.env.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
 }
 
 function bannerOf(run: SeamRun): string {
