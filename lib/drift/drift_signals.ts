@@ -114,7 +114,11 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
       }
     }
     const docSeconds = input.docSeconds(path);
-    if (config.code_drift && history !== undefined && docSeconds !== undefined) {
+    // Without code files no path a doc names is one (a docs-only repository: nothing to resolve).
+    if (
+      config.code_drift && history !== undefined && docSeconds !== undefined &&
+      input.codeFiles.size > 0
+    ) {
       const drift: Extract<DriftSignal, { kind: "code_drift" }>[] = [];
       for (const target of _codeTargets(path, facts.paths, input.codeFiles)) {
         const after = history.changes(target).filter((s) => s > docSeconds);
@@ -148,6 +152,9 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
   return out;
 }
 
+/** A relative path that joins as it is: no empty, `.` or `..` segment, no leading or trailing `/`. */
+const _PLAIN = /^(?!\/)(?!.*\/\/)(?!(?:.*\/)?\.\.?(?:\/|$)).*[^/]$/;
+
 /**
  * The code files a doc points at: its link targets and inline-code paths
  * (from the root, else from the doc's folder) that are tracked code files,
@@ -160,7 +167,8 @@ function _codeTargets(doc: string, paths: readonly string[], code: ReadonlySet<s
     const path = raw.replace(/^(\.\/)+/, "").replace(/:\d+(?::\d+)?$/, "");
     if (code.has(path)) out.add(path);
     else if (dir !== ".") {
-      const joined = posix.normalize(posix.join(dir, path));
+      // Normalised only when it has to be (`.`, `..` or empty segments): `normalize` is slow.
+      const joined = _PLAIN.test(path) ? `${dir}/${path}` : posix.join(dir, path);
       if (code.has(joined)) out.add(joined);
     }
   }
