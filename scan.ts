@@ -140,10 +140,17 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
     warnings,
     color: ctx.color,
   });
+  // Printed as written when it is the same document: read back, not serialised twice.
+  const printWritten = ctx.format === "json" && view.shown === artifact;
+  let writtenFile: Deno.FsFile | undefined;
   if (dir !== undefined) {
     // Written and printed in pieces as they are made (one line per doc), never held whole: the
     // artifact's text is ~500 bytes a doc.
-    await atomicWriteChunks(join(dir, SCAN_FILE_NAME), _encoded(scanJsonChunks(artifact)));
+    writtenFile = await atomicWriteChunks(
+      join(dir, SCAN_FILE_NAME),
+      _encoded(scanJsonChunks(artifact)),
+      { reread: printWritten },
+    );
     // Scans killed mid-write leave their temp files (each the artifact's size): the next one
     // removes them.
     for (const target of [SCAN_FILE_NAME, SCAN_CACHE_FILE_NAME]) {
@@ -154,7 +161,11 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   }
   return {
     json: artifact,
-    jsonText: ctx.format === "json" ? _encoded(scanJsonChunks(view.shown)) : undefined,
+    jsonText: writtenFile !== undefined
+      ? _pieces(writtenFile)
+      : ctx.format === "json"
+      ? _encoded(scanJsonChunks(view.shown))
+      : undefined,
     text: view.text,
     exitCode: view.exitCode,
     // Text output lists the warnings itself; the other formats' readers get them on stderr.
@@ -182,6 +193,20 @@ async function _writeCache(
 function* _encoded(chunks: Iterable<string>): Generator<Uint8Array> {
   const encoder = new TextEncoder();
   for (const chunk of chunks) yield encoder.encode(chunk);
+}
+
+/** A file's bytes from where it stands, in pieces of 1 MiB; closes it at the end. */
+function* _pieces(file: Deno.FsFile): Generator<Uint8Array> {
+  try {
+    while (true) {
+      const buffer = new Uint8Array(1 << 20);
+      const n = file.readSync(buffer);
+      if (n === null) return;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    file.close();
+  }
 }
 
 /** The scan cache's path, when the state directory is one to read from (not a symlink). */

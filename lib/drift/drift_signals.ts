@@ -86,6 +86,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
   const out = new Map<string, DriftSignal[]>();
   const skipDoc = config.exclude_docs.length > 0 ? globMatcher(config.exclude_docs) : () => false;
   const skipElement = new Set(config.exclude_elements);
+  const mayBeCode = _mayBeCode(input.codeFiles);
   const dates = new Map<number, string>();
   const dateOf = (seconds: number) => {
     let date = dates.get(seconds);
@@ -114,9 +115,13 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
       }
     }
     const docSeconds = input.docSeconds(path);
-    if (config.code_drift && history !== undefined && docSeconds !== undefined) {
+    // Without code files no path a doc names is one (a docs-only repository: nothing to resolve).
+    if (
+      config.code_drift && history !== undefined && docSeconds !== undefined &&
+      input.codeFiles.size > 0
+    ) {
       const drift: Extract<DriftSignal, { kind: "code_drift" }>[] = [];
-      for (const target of _codeTargets(path, facts.paths, input.codeFiles)) {
+      for (const target of _codeTargets(path, facts.paths, input.codeFiles, mayBeCode)) {
         const after = history.changes(target).filter((s) => s > docSeconds);
         if (after.length === 0) continue;
         drift.push({
@@ -153,16 +158,43 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
  * (from the root, else from the doc's folder) that are tracked code files,
  * once each.
  */
-function _codeTargets(doc: string, paths: readonly string[], code: ReadonlySet<string>): string[] {
-  const out = new Set<string>();
-  const dir = posix.dirname(doc);
+function _codeTargets(
+  doc: string,
+  paths: readonly string[],
+  code: ReadonlySet<string>,
+  mayBeCode: (raw: string) => boolean,
+): string[] {
+  let out: Set<string> | undefined;
+  let dir: string | undefined;
   for (const raw of paths) {
+    if (!mayBeCode(raw)) continue;
+    dir ??= posix.dirname(doc);
     const path = raw.replace(/^(\.\/)+/, "").replace(/:\d+(?::\d+)?$/, "");
-    if (code.has(path)) out.add(path);
+    if (code.has(path)) (out ??= new Set()).add(path);
     else if (dir !== ".") {
-      const joined = posix.normalize(posix.join(dir, path));
-      if (code.has(joined)) out.add(joined);
+      const joined = posix.join(dir, path);
+      if (code.has(joined)) (out ??= new Set()).add(joined);
     }
   }
-  return [...out];
+  return out === undefined ? [] : [...out];
+}
+
+/**
+ * Whether a path a doc names may resolve to a code file: whether its last segment is a code
+ * file's name (or `.`, `..`, empty: normalised away). Remembered per path: most are links to
+ * docs, named by doc after doc (the listing's own strings, their hashes computed once).
+ */
+function _mayBeCode(code: ReadonlySet<string>): (raw: string) => boolean {
+  const names = new Set<string>();
+  for (const file of code) names.add(file.slice(file.lastIndexOf("/") + 1));
+  const known = new Map<string, boolean>();
+  return (raw) => {
+    let may = known.get(raw);
+    if (may === undefined) {
+      const name = raw.slice(raw.lastIndexOf("/") + 1).replace(/:\d+(?::\d+)?$/, "");
+      may = names.has(name) || name === "" || name === "." || name === "..";
+      known.set(raw, may);
+    }
+    return may;
+  };
 }

@@ -17,6 +17,10 @@ let _writes = 0;
  * it comes, so the whole file is never held in memory. On failure the temp
  * file is removed and the error thrown.
  *
+ * With `reread`, returns the file written opened for reading from its start
+ * (the caller closes it): the very bytes written, even if another writer
+ * replaces `path` meanwhile — for printing them too without making them twice.
+ *
  * @example
  * ```ts
  * import { atomicWriteChunks } from "./atomic_write_chunks.ts";
@@ -25,13 +29,26 @@ let _writes = 0;
  * const dir = await Deno.makeTempDir();
  * await atomicWriteChunks(`${dir}/a.json`, ["{", '"a": 1', "}\n"]);
  * assert.equal(await Deno.readTextFile(`${dir}/a.json`), '{"a": 1}\n');
+ * using written = await atomicWriteChunks(`${dir}/b.txt`, ["x", "y"], { reread: true });
+ * assert.equal(new TextDecoder().decode(await new Response(written.readable).bytes()), "xy");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
+export function atomicWriteChunks(
+  path: string,
+  chunks: Iterable<string | Uint8Array>,
+  options: { reread: true },
+): Promise<Deno.FsFile>;
+export function atomicWriteChunks(
+  path: string,
+  chunks: Iterable<string | Uint8Array>,
+  options?: { reread?: boolean },
+): Promise<Deno.FsFile | undefined>;
 export async function atomicWriteChunks(
   path: string,
   chunks: Iterable<string | Uint8Array>,
-): Promise<void> {
+  options: { reread?: boolean } = {},
+): Promise<Deno.FsFile | undefined> {
   const dir = dirname(path);
   // Its own counter from far away, so it never names a file as `atomicWrite` in the same ms.
   const tmp = join(
@@ -41,15 +58,23 @@ export async function atomicWriteChunks(
   const encoder = new TextEncoder();
   let file: Deno.FsFile | undefined;
   try {
-    file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o644 });
+    file = Deno.openSync(tmp, {
+      read: options.reread === true,
+      write: true,
+      createNew: true,
+      mode: 0o644,
+    });
     for (const chunk of chunks) {
       const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
       let written = 0;
       while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
     }
     file.syncSync();
-    file.close();
-    file = undefined;
+    if (options.reread === true) file.seekSync(0, Deno.SeekMode.Start);
+    else {
+      file.close();
+      file = undefined;
+    }
     Deno.renameSync(tmp, path);
   } catch (err) {
     file?.close();
@@ -68,5 +93,11 @@ export async function atomicWriteChunks(
     if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
     throw err;
   }
-  await syncDir(dir);
+  try {
+    await syncDir(dir);
+  } catch (err) {
+    file?.close();
+    throw err;
+  }
+  return file;
 }

@@ -85,7 +85,9 @@ export function encodeCacheEntry(
   for (const target of targets) row.push(ref(target));
   // After a tab (JSON holds none): parsed only when asked for. The drift facts after another.
   // Always there (`null` for none): a line cut after the probed paths is not well formed.
-  const drift = summary.drift === undefined ? "null" : JSON.stringify(_driftRow(summary.drift));
+  const drift = summary.drift === undefined
+    ? "null"
+    : JSON.stringify(_driftRow(summary.drift, ref));
   return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}\t${drift}`;
 }
 
@@ -118,10 +120,7 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
   if (!_isRow(row, listed.length)) return undefined;
   const second = line.indexOf("\t", tab + 1);
   if (second < 0) return undefined;
-  const drift = _parseDrift(line.slice(second + 1));
-  return drift === null
-    ? undefined
-    : new _CachedEntry(row, line.slice(tab + 1, second), listed, drift);
+  return new _CachedEntry(row, line.slice(tab + 1, second), listed, line.slice(second + 1));
 }
 
 /** One doc's cached facts: its line count, summary, and the paths it links to. */
@@ -162,7 +161,6 @@ const _ANCHORS = 8;
 class _CachedEntry implements CachedDoc, DocSummary {
   readonly lines: number;
   readonly appendOnly: boolean;
-  readonly drift: DocDriftFacts | undefined;
   #row: _Row;
   #probed: string;
   #listed: readonly string[];
@@ -170,14 +168,12 @@ class _CachedEntry implements CachedDoc, DocSummary {
   #linkFacts: DocSummary["linkFacts"] | undefined;
   /** The probed paths, parsed on first need (`null` until then). */
   #paths: string[] | undefined | null = null;
+  /** The drift facts' text until first asked for (most scans of unchanged docs never ask). */
+  #driftText: string;
+  #drift: DocDriftFacts | undefined | null = null;
 
-  constructor(
-    row: _Row,
-    probed: string,
-    listed: readonly string[],
-    drift: DocDriftFacts | undefined,
-  ) {
-    this.drift = drift;
+  constructor(row: _Row, probed: string, listed: readonly string[], drift: string) {
+    this.#driftText = drift;
     this.#row = row;
     this.#probed = probed;
     this.#listed = listed;
@@ -187,6 +183,21 @@ class _CachedEntry implements CachedDoc, DocSummary {
 
   get summary(): DocSummary {
     return this;
+  }
+
+  /**
+   * Parsed on first need: drift facts that are not well formed count as none (the doc's other
+   * facts were checked whole when its line was read; these are asked for only by the drift
+   * signals, after the docs were read).
+   */
+  get drift(): DocDriftFacts | undefined {
+    if (this.#drift === null) {
+      this.#drift = this.#driftText === "null"
+        ? undefined
+        : _parseDrift(this.#driftText, this.#listed) ?? undefined;
+      this.#driftText = "";
+    }
+    return this.#drift;
   }
 
   get hygiene(): DocSummary["hygiene"] {
@@ -383,21 +394,24 @@ function _isLine(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 1;
 }
 
-/** A doc's drift facts as one array: `[line, element, …]`, the paths, `[reviewed, interval]` or `null`. */
-function _driftRow(drift: DocDriftFacts): unknown[] {
+/**
+ * A doc's drift facts as one array: `[line, element, …]`, the paths (a listed one by its index,
+ * as the row's), `[reviewed, interval]` or `null`.
+ */
+function _driftRow(drift: DocDriftFacts, ref: (path: string) => string | number): unknown[] {
   const elements: unknown[] = [];
   for (const { line, element } of drift.elements) elements.push(line, element);
   const review = drift.review === undefined
     ? null
     : [drift.review.reviewed, drift.review.interval ?? null];
-  return [elements, drift.paths, review];
+  return [elements, drift.paths.map(ref), review];
 }
 
 /**
  * The drift facts {@linkcode _driftRow} wrote (`undefined` for none); `null` when they are not
  * well formed.
  */
-function _parseDrift(text: string): DocDriftFacts | undefined | null {
+function _parseDrift(text: string, listed: readonly string[]): DocDriftFacts | undefined | null {
   let row: unknown;
   try {
     row = JSON.parse(text);
@@ -407,14 +421,15 @@ function _parseDrift(text: string): DocDriftFacts | undefined | null {
   if (row === null) return undefined;
   if (!Array.isArray(row) || row.length !== 3) return null;
   const [flat, paths, review] = row;
-  if (!Array.isArray(flat) || flat.length % 2 !== 0 || !Array.isArray(paths)) return null;
+  if (!Array.isArray(flat) || flat.length % 2 !== 0) return null;
   const elements: DocDriftFacts["elements"] = [];
   for (let i = 0; i < flat.length; i += 2) {
     if (!_isLine(flat[i]) || typeof flat[i + 1] !== "string") return null;
     elements.push({ line: flat[i], element: flat[i + 1] });
   }
-  if (!paths.every((p) => typeof p === "string")) return null;
-  const facts: DocDriftFacts = { elements, paths };
+  const stored = _paths(paths, listed);
+  if (stored === undefined) return null;
+  const facts: DocDriftFacts = { elements, paths: stored };
   if (review !== null) {
     if (!Array.isArray(review) || review.length !== 2 || typeof review[0] !== "string") {
       return null;

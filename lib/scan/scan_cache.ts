@@ -30,7 +30,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 7`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 8`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint

@@ -303,24 +303,29 @@ async function _scan(
       }
     },
   });
-  // The drift signals (not for prune's scan, which keeps links instead).
-  const drift = options.keepLinks ? undefined : await scanDrift({
-    root,
-    config,
-    now: options.clock.now(),
-    docs: new Map(artifact.shortlist.map((path) => {
-      const read = reads.get(path);
-      return [path, read?.kind === "text" ? read.summary?.drift : undefined];
-    })),
-    files,
-    git: git === undefined ? undefined : {
-      head: git.head,
-      shallow: git.shallow,
-      history: (await facts!.tip).history,
-      ages: git.ages,
-    },
-    known: cache?.drift(),
-  });
+  // The drift signals (not for prune's scan, which keeps links instead), when any is on: off,
+  // they would find nothing and keep no history data, and no doc's drift facts are parsed.
+  const { stale_reference, code_drift, review } = config.drift;
+  const knownDrift = cache?.drift();
+  const drift = options.keepLinks || !(stale_reference || code_drift || review)
+    ? undefined
+    : await scanDrift({
+      root,
+      config,
+      now: options.clock.now(),
+      docs: new Map(artifact.shortlist.map((path) => {
+        const read = reads.get(path);
+        return [path, read?.kind === "text" ? read.summary?.drift : undefined];
+      })),
+      files,
+      git: git === undefined ? undefined : {
+        head: git.head,
+        shallow: git.shallow,
+        history: (await facts!.tip).history,
+        ages: git.ages,
+      },
+      known: knownDrift,
+    });
   if (drift !== undefined) {
     // Drift findings are suppressed by the doc's comments too (docs/signals.md).
     const suppressed = artifact.suppressed ?? { total: 0, by_kind: {}, by_path: {} };
@@ -347,7 +352,7 @@ async function _scan(
     agesBefore: cache?.ages(),
     drift: drift?.data,
     driftChanged: drift?.changed === true ||
-      (drift?.data === undefined) !== (cache?.drift() === undefined),
+      (drift?.data === undefined) !== (knownDrift === undefined),
   });
   if (cacheBytes !== undefined && options.onCache !== undefined) {
     await options.onCache(cacheBytes);

@@ -96,19 +96,26 @@ export function detectSite(
   return found;
 }
 
+/** The name of a file {@linkcode _TRIES} may match. */
+const _CONFIG_NAME = /^(?:config|docusaurus\.config)\.[cm]?[jt]s$|^mkdocs\.ya?ml$|^book\.toml$/;
+
+/** Each renderer's config file and where it says the pages are. */
+const _TRIES: readonly [RegExp, Renderer, (dir: string, text: string) => string][] = [
+  [_VITEPRESS, "vitepress", (dir, text) => _join(dir, _jsValue(text, "srcDir") ?? ".")],
+  [_DOCUSAURUS, "docusaurus", (dir, text) => _join(dir, _docusaurusPath(text) ?? "docs")],
+  [_MKDOCS, "mkdocs", (dir, text) => _join(dir, _yamlValue(text, "docs_dir") ?? "docs")],
+  [_MDBOOK, "mdbook", (dir, text) => _join(dir, _tomlValue(text, "src") ?? "src")],
+];
+
 /** The site a config file at `path` describes, if it is one (of `only`, when given). */
 function _fromConfig(
   path: string,
   readText: ReadText,
   only: Renderer | undefined,
 ): Site | undefined {
-  const tries: [RegExp, Renderer, (dir: string, text: string) => string][] = [
-    [_VITEPRESS, "vitepress", (dir, text) => _join(dir, _jsValue(text, "srcDir") ?? ".")],
-    [_DOCUSAURUS, "docusaurus", (dir, text) => _join(dir, _docusaurusPath(text) ?? "docs")],
-    [_MKDOCS, "mkdocs", (dir, text) => _join(dir, _yamlValue(text, "docs_dir") ?? "docs")],
-    [_MDBOOK, "mdbook", (dir, text) => _join(dir, _tomlValue(text, "src") ?? "src")],
-  ];
-  for (const [pattern, renderer, root] of tries) {
+  // Called for every listed path: most names are none of the four (no regex run for them).
+  if (!_CONFIG_NAME.test(path.slice(path.lastIndexOf("/") + 1))) return undefined;
+  for (const [pattern, renderer, root] of _TRIES) {
     if (only !== undefined && only !== renderer) continue;
     const m = pattern.exec(path);
     if (m === null) continue;
