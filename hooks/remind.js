@@ -265,25 +265,28 @@ function _scan(text) {
   return Number.isFinite(value) ? value : void 0;
 }
 
-// lib/fs/atomic_write.ts
+// lib/fs/_write_temp.ts
 var _writes = 0;
-async function atomicWrite(path, data) {
+function writeTemp(path, fill, reread) {
   const dir = dirname(path);
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
   const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${Date.now()}-${_writes++}`);
   let file;
   try {
     file = Deno.openSync(tmp, {
+      read: reread,
       write: true,
       createNew: true,
       mode: 420
     });
-    let written = 0;
-    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+    fill(file);
     file.syncSync();
-    file.close();
-    file = void 0;
+    if (reread) file.seekSync(0, Deno.SeekMode.Start);
+    else {
+      file.close();
+      file = void 0;
+    }
     Deno.renameSync(tmp, path);
+    return file;
   } catch (err) {
     file?.close();
     try {
@@ -296,6 +299,17 @@ async function atomicWrite(path, data) {
     if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
     throw err;
   }
+}
+function writeAll(file, bytes) {
+  let written = 0;
+  while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+}
+
+// lib/fs/atomic_write.ts
+async function atomicWrite(path, data) {
+  const dir = dirname(path);
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  writeTemp(path, (file) => writeAll(file, bytes), false);
   await syncDir(dir);
 }
 async function syncDir(dir) {

@@ -4,16 +4,8 @@
  * @module
  */
 
-import { DochygieneError } from "../core/dochygiene_error.ts";
-import { basename, dirname, join } from "./path.ts";
-
-/**
- * Numbers this process's temp files. With the pid and the time it names a file
- * no other live writer uses, without `crypto` (whose set-up costs the hook
- * start-up time); `createNew` refuses a leftover of the same name rather than
- * share it.
- */
-let _writes = 0;
+import { writeAll, writeTemp } from "./_write_temp.ts";
+import { dirname } from "./path.ts";
 
 /**
  * Replaces `path` with `data` atomically: write a temp file in the same
@@ -38,35 +30,7 @@ let _writes = 0;
 export async function atomicWrite(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-  const tmp = join(dir, `.${basename(path)}.tmp-${Deno.pid}-${Date.now()}-${_writes++}`);
-  // The name's format is read back by tempFileOf (leftovers of killed writers).
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(tmp, { write: true, createNew: true, mode: 0o644 });
-    let written = 0;
-    while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
-    file.syncSync();
-    file.close();
-    file = undefined;
-    Deno.renameSync(tmp, path);
-  } catch (err) {
-    file?.close();
-    try {
-      Deno.removeSync(tmp);
-    } catch {
-      // The temp file was never created.
-    }
-    // A directory where the file belongs (made by hand, or by a tool gone wrong): never removed here.
-    if (err instanceof Deno.errors.IsADirectory) {
-      throw new DochygieneError(
-        "STATE_DIR_INVALID",
-        `${path} is a directory, not a file; remove it and run again`,
-      );
-    }
-    // The operating system's refusals do not always say where (a denied open does not).
-    if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
-    throw err;
-  }
+  writeTemp(path, (file) => writeAll(file, bytes), false);
   await syncDir(dir);
 }
 

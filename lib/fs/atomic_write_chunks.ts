@@ -4,11 +4,9 @@
  * @module
  */
 
-import { DochygieneError } from "../core/dochygiene_error.ts";
+import { writeAll, writeTemp } from "./_write_temp.ts";
 import { syncDir } from "./atomic_write.ts";
-import { basename, dirname, join } from "./path.ts";
-
-let _writes = 0;
+import { dirname } from "./path.ts";
 
 /**
  * Writes `chunks` to `path` as `atomicWrite` does — a temp file named
@@ -50,49 +48,12 @@ export async function atomicWriteChunks(
   options: { reread?: boolean } = {},
 ): Promise<Deno.FsFile | undefined> {
   const dir = dirname(path);
-  // Its own counter from far away, so it never names a file as `atomicWrite` in the same ms.
-  const tmp = join(
-    dir,
-    `.${basename(path)}.tmp-${Deno.pid}-${Date.now()}-${1_000_000 + _writes++}`,
-  );
   const encoder = new TextEncoder();
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(tmp, {
-      read: options.reread === true,
-      write: true,
-      createNew: true,
-      mode: 0o644,
-    });
+  const file = writeTemp(path, (file) => {
     for (const chunk of chunks) {
-      const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
-      let written = 0;
-      while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+      writeAll(file, typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     }
-    file.syncSync();
-    if (options.reread === true) file.seekSync(0, Deno.SeekMode.Start);
-    else {
-      file.close();
-      file = undefined;
-    }
-    Deno.renameSync(tmp, path);
-  } catch (err) {
-    file?.close();
-    try {
-      Deno.removeSync(tmp);
-    } catch {
-      // The temp file was never created.
-    }
-    // A directory where the file belongs: never removed here (as `atomicWrite`).
-    if (err instanceof Deno.errors.IsADirectory) {
-      throw new DochygieneError(
-        "STATE_DIR_INVALID",
-        `${path} is a directory, not a file; remove it and run again`,
-      );
-    }
-    if (err instanceof Error && !err.message.includes(dir)) err.message += ` (writing ${path})`;
-    throw err;
-  }
+  }, options.reread === true);
   try {
     await syncDir(dir);
   } catch (err) {
