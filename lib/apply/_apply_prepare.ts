@@ -18,6 +18,7 @@ import { type IndexEntry, readIndex } from "./_read_index.ts";
 import { recover } from "./_recover.ts";
 import { entryPath, type Git, records, text } from "./_prune_git.ts";
 import { hashed } from "./_back_up.ts";
+import { unitFinder } from "../core/unit_finder.ts";
 
 /** What an apply deletes: the approved units and their files, as git and the disk have them now. */
 export interface Selection {
@@ -209,19 +210,6 @@ async function _uncleanUnits(
     if (oids[i] !== headBlobs.get(path)!.oid && !unclean.has(unit)) unclean.set(unit, path);
   });
   return unclean;
-}
-
-/** Maps a path to the unit (a file, or a directory ending in `/`) of `units` it is in. */
-export function unitFinder(units: readonly string[]): (path: string) => string | undefined {
-  const set = new Set(units);
-  return (path) => {
-    if (set.has(path)) return path;
-    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
-      const dir = path.slice(0, i + 1);
-      if (set.has(dir)) return dir;
-    }
-    return undefined;
-  };
 }
 
 /** Moves each unit holding a file git hides changes of (unit → that file) to `skipped`. */

@@ -9,6 +9,7 @@
 import { decodeNulTerminated } from "../core/decode_path.ts";
 import { parseGitLog } from "./read_git_ages.ts";
 import { runGit } from "./run_git.ts";
+import { unitFinder } from "../core/unit_finder.ts";
 
 /** The subject every hygiene commit starts with (`lib/apply` writes it). */
 export const HYGIENE_SUBJECT = "dochygiene: prune ";
@@ -71,7 +72,7 @@ export async function readRestoredAges(
   ], { okCodes: [0, 128] });
   // Unit → the parent of the newest hygiene commit that deleted a path of it.
   const deletedAt = new Map<string, string>();
-  const unitOf = _unitFinder(units);
+  const unitOf = unitFinder(units);
   let parent: string | undefined;
   let state: "id" | "subject" | "paths" = "paths";
   for (const token of decodeNulTerminated(log.stdout)) {
@@ -122,24 +123,11 @@ export async function readRestoredAges(
         ...restored.map((u) => u.replace(/\/$/, "")),
       ], { okCodes: [0, 128] })).stdout,
     );
-    const own = _unitFinder(restored);
+    const own = unitFinder(restored);
     for (const [path, seconds] of then) {
       const unit = own(path);
       if (unit !== undefined && seconds > (ages.get(unit) ?? -Infinity)) ages.set(unit, seconds);
     }
   }
   return ages;
-}
-
-/** Maps a path to the unit of `units` it is (a file) or is in (a directory ending in `/`). */
-function _unitFinder(units: readonly string[]): (path: string) => string | undefined {
-  const set = new Set(units);
-  return (path) => {
-    if (set.has(path)) return path;
-    for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) {
-      const dir = path.slice(0, i + 1);
-      if (set.has(dir)) return dir;
-    }
-    return undefined;
-  };
 }

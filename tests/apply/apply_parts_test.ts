@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
-import { unitFinder } from "../../lib/apply/_apply_prepare.ts";
+import { unitFinder } from "../../lib/core/unit_finder.ts";
 import { type Journal, readJournal, writeJournal } from "../../lib/apply/_journal.ts";
 import { indexDrift, type IndexEntry } from "../../lib/apply/_read_index.ts";
 import { cleanUp, tempFiles } from "../../lib/apply/_temp_files.ts";
