@@ -138,8 +138,9 @@ export async function applyPrepare(
       plan.skipped.push({
         path: unit,
         reason: `${path} differs from HEAD though git reports it unchanged (a stale ` +
-          `core.fsmonitor? git -c core.fsmonitor=false status shows it), so its edit could not ` +
-          `be given back; not deleted`,
+          `core.fsmonitor, or stat data that lie: git -c core.fsmonitor=false update-index ` +
+          `--really-refresh, then git status, may show it), so its edit could not be given ` +
+          `back; not deleted`,
       });
     }
     plan.skipped.sort((a, b) => byCodePoint(a.path, b.path));
@@ -180,9 +181,12 @@ export async function applyPrepare(
 
 /**
  * The approved units git takes for clean whose bytes say otherwise (unit → the first such
- * file): a regular file in HEAD whose content, as `git add` would store it, is not HEAD's blob.
- * git's own view rests on the index's stat data and `core.fsmonitor`, which may lag; deleting
- * such a unit as clean would drop an edit no revert gives back. One `hash-object` for all.
+ * file): a regular file in HEAD whose bytes are not HEAD's blob, neither as they are nor as
+ * `hash-object` converts them (line endings, filters). git's own view rests on the index's stat
+ * data and `core.fsmonitor`, which may lag; deleting such a unit as clean would drop an edit no
+ * revert gives back. Both ways count because `hash-object` reads no index: it converts the CRLF
+ * of a file whose blob holds CRLF, which `git add` leaves alone (`text=auto`, `core.autocrlf`).
+ * One `hash-object` for all, and one more only for the files the first finds different.
  */
 async function _uncleanUnits(
   git: Git,
@@ -204,10 +208,13 @@ async function _uncleanUnits(
   }
   const unclean = new Map<string, string>();
   if (files.length === 0) return unclean;
-  const oids = await hashed(git, files, { filters: true });
-  files.forEach((path, i) => {
+  const converted = await hashed(git, files, { filters: true });
+  const differ = files.filter((path, i) => converted[i] !== headBlobs.get(path)!.oid);
+  if (differ.length === 0) return unclean;
+  const raw = await hashed(git, differ, { filters: false });
+  differ.forEach((path, i) => {
     const unit = unitOf(path)!;
-    if (oids[i] !== headBlobs.get(path)!.oid && !unclean.has(unit)) unclean.set(unit, path);
+    if (raw[i] !== headBlobs.get(path)!.oid && !unclean.has(unit)) unclean.set(unit, path);
   });
   return unclean;
 }

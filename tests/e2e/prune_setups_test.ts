@@ -208,6 +208,23 @@ Deno.test("prune --yes: an edit a stale fsmonitor hides from git is never delete
   assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1, edited\n");
 });
 
+Deno.test("prune --yes: a clean file committed with CRLF under text=auto is deleted as clean (hash-object's conversion is not an edit)", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root, { "runs/r1/a.md": "r1\r\nline\r\n", "runs/r2/a.md": "r2\n" });
+  // Added after the CRLF blob: git add leaves a file whose blob holds CRLF as it is, while
+  // hash-object, reading no index, would convert it.
+  await commitFiles(root, { ".gitattributes": "* text=auto\n" }, "2026-11-02T00:00:00Z");
+  assert.equal(await git(root, ["status", "--porcelain"]), "", "nothing is edited");
+
+  const run = await prune(root, ["--yes"]);
+
+  assert.equal(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.deepEqual(result.applied.map((a: { path: string }) => a.path), ["runs/r1/", "runs/r2/"]);
+  assert.deepEqual(result.skipped, []);
+});
+
 Deno.test("prune: after the hygiene commit's own undo (git revert), the units it gave back keep their ages: the next plan offers the same units, not the kept ones", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
