@@ -31,9 +31,9 @@ export async function checkToplevel(root: string): Promise<void> {
   if (real === top) return;
   throw new DochygieneError(
     "WORKTREE_ELSEWHERE",
-    `git's worktree ${toplevel} is not the project root ${root} (core.worktree or ` +
-      `GIT_WORK_TREE in its config points elsewhere): run dochygiene in ${toplevel}, or unset ` +
-      `core.worktree (git config --unset core.worktree)`,
+    `git's worktree ${toplevel} is not the project root ${root} (core.worktree points ` +
+      `elsewhere, set in git config or a GIT_CONFIG_* variable): run dochygiene in ${toplevel}, ` +
+      `or unset it (git config --unset core.worktree)`,
   );
 }
 
