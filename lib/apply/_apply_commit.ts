@@ -55,7 +55,7 @@ export async function applyCommit(
     undefined,
     {
       env: { GIT_INDEX_FILE: temp.commit, GIT_EDITOR: "true" },
-      hint: "the commit failed (a pre-commit or commit-msg hook?); nothing was deleted",
+      hint: "the commit failed (a pre-commit or commit-msg hook?); no file was removed",
       userEnvironment: true,
     },
   );

@@ -8,7 +8,8 @@
 
 import { join } from "node:path";
 import { backupBlobs, hashed } from "./_back_up.ts";
-import { type Git, join0, nul, text } from "./_prune_git.ts";
+import { type Git, join0, nul, records, text } from "./_prune_git.ts";
+import { decodePath } from "../core/decode_path.ts";
 import { removed } from "./_temp_files.ts";
 
 /** What {@linkcode restore} undoes, as far as the failed apply got. */
@@ -59,7 +60,8 @@ export async function restore(
         if (tree === state.tree) {
           throw new Error(`HEAD is now ${head}; see git log whether it is the hygiene commit`);
         }
-        headNote = `; HEAD moved meanwhile (a commit landed: ${head}) and was left alone`;
+        headNote = `; HEAD moved meanwhile (a commit landed: ${head}) and was left alone` +
+          await _deletesUnits(git, state, head);
       } else if (head === state.newHead) {
         // Back to the commit it was made on: oldHead, or a commit that landed just before it,
         // which is someone's work and stays.
@@ -145,6 +147,32 @@ export async function restore(
       : `the index${files} ${files ? "are" : "is"} as before${headNote}${goneNote}`,
     complete: true,
   };
+}
+
+/**
+ * What a commit that landed while `git commit` ran deletes of the units (a hook that commits
+ * on the index it is given commits prune's staged deletions): "" when nothing.
+ */
+async function _deletesUnits(git: Git, state: RestoreState, head: string): Promise<string> {
+  if (state.oldHead === undefined || state.exact.files.length === 0) return "";
+  const out = await git(
+    [
+      "diff-tree",
+      "-r",
+      "-z",
+      "--no-renames",
+      "--name-only",
+      "--diff-filter=D",
+      state.oldHead,
+      head,
+    ],
+  );
+  const units = new Set(state.exact.files);
+  const gone = [...records(out.stdout)].map(decodePath).filter((path) => units.has(path));
+  if (gone.length === 0) return "";
+  return `, but it deletes ${gone[0]}${gone.length > 1 ? ` and ${gone.length - 1} more` : ""} ` +
+    "(a hook that committed prune's staged deletions?): the files are still on disk and in " +
+    `history; git revert ${head} undoes that commit`;
 }
 
 /** Whether anything is at `path` (a symlink counts; not followed). */

@@ -208,6 +208,26 @@ Deno.test("prune --yes: an edit a stale fsmonitor hides from git is never delete
   assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1, edited\n");
 });
 
+Deno.test("prune --yes: a pre-commit hook that commits on its own is named with the commit that deletes the units, never 'nothing was deleted'", async () => {
+  await using repo = await tempRepo();
+  const root = repo.path;
+  await runsRepo(root, { "runs/r1/a.md": "r1\n", "keep.md": "k\n" });
+  // The hook commits the index it is given: prune's staged deletion, with its own file.
+  await writeFiles(root, {
+    ".git/hooks/pre-commit": "#!/bin/sh\ngit add VERSION && git commit --no-verify -q -m hook\n",
+    VERSION: "1\n",
+  });
+  await Deno.chmod(join(root, ".git/hooks/pre-commit"), 0o755);
+
+  const run = await prune(root, ["--yes"]);
+
+  const out = assertSeamError("prune", run, 1, "PRUNE_FAILED", /no file was removed/);
+  const head = (await git(root, ["rev-parse", "HEAD"])).trim();
+  assert.match(out.error.message, new RegExp(`deletes runs/r1/a\\.md .*git revert ${head}`));
+  assert.doesNotMatch(out.error.message, /nothing was deleted/);
+  assert.equal(await Deno.readTextFile(join(root, "runs/r1/a.md")), "r1\n");
+});
+
 Deno.test("prune --yes: a clean file committed with CRLF under text=auto is deleted as clean (hash-object's conversion is not an edit)", async () => {
   await using repo = await tempRepo();
   const root = repo.path;
