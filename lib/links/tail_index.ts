@@ -29,22 +29,25 @@ export interface TailMatch {
  * ```
  */
 export class TailIndex {
-  #byName = new Map<string, string[]>();
+  /** A name's one path, or its paths once it has more (most names have one: no array each). */
+  #byName = new Map<string, string | string[]>();
 
   /** Indexes `paths` (root-relative, `/`-separated). */
   constructor(paths: Iterable<string>) {
     for (const path of paths) {
       const name = path.slice(path.lastIndexOf("/") + 1);
-      const list = this.#byName.get(name);
-      if (list === undefined) this.#byName.set(name, [path]);
-      else list.push(path);
+      const known = this.#byName.get(name);
+      if (known === undefined) this.#byName.set(name, path);
+      else if (typeof known === "string") this.#byName.set(name, [known, path]);
+      else known.push(path);
     }
   }
 
   /** The listed paths that end in `/` + `tail` (segment by segment); `undefined` when none. */
   of(tail: string): TailMatch | undefined {
-    const list = this.#byName.get(tail.slice(tail.lastIndexOf("/") + 1));
-    if (list === undefined) return undefined;
+    const known = this.#byName.get(tail.slice(tail.lastIndexOf("/") + 1));
+    if (known === undefined) return undefined;
+    const list = typeof known === "string" ? [known] : known;
     let first: string | undefined;
     let count = 0;
     for (const path of list) {
