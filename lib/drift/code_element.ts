@@ -148,6 +148,25 @@ export function elementTerms(element: string): string[] {
   return [body.slice(body.lastIndexOf(".") + 1)];
 }
 
+/**
+ * Whether an element is excluded by `excluded` (the config's `drift.exclude_elements`): named
+ * as written, or without its trailing `()`.
+ *
+ * @example
+ * ```ts
+ * import { elementExcluder } from "./code_element.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const excluded = elementExcluder(["useState"]);
+ * assert.equal(excluded("useState()"), true);
+ * assert.equal(excluded("useEffect"), false);
+ * ```
+ */
+export function elementExcluder(excluded: readonly string[]): (element: string) => boolean {
+  const set = new Set(excluded);
+  return (element) => set.has(element) || set.has(element.replace(/\(\)$/, ""));
+}
+
 function _spellings(name: string): string[] {
   if (!name.includes("-")) return [name];
   return [

@@ -8,7 +8,8 @@
 import { posix } from "node:path";
 import type { DriftConfig } from "../config/load_config.ts";
 import { globMatcher } from "../config/glob_matcher.ts";
-import { elementTerms } from "./code_element.ts";
+import { byCodePoint } from "../core/by_code_point.ts";
+import { elementExcluder, elementTerms } from "./code_element.ts";
 import type { DocDriftFacts } from "./doc_drift_facts.ts";
 import type { DriftHistory } from "./read_drift_history.ts";
 
@@ -85,7 +86,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
   const { config, history } = input;
   const out = new Map<string, DriftSignal[]>();
   const skipDoc = config.exclude_docs.length > 0 ? globMatcher(config.exclude_docs) : () => false;
-  const skipElement = new Set(config.exclude_elements);
+  const skipElement = elementExcluder(config.exclude_elements);
   const mayBeCode = _mayBeCode(input.codeFiles);
   const dates = new Map<number, string>();
   const dateOf = (seconds: number) => {
@@ -98,7 +99,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
     const list: DriftSignal[] = [];
     if (config.stale_reference && history !== undefined) {
       for (const { line, element } of facts.elements) {
-        if (skipElement.has(element) || skipElement.has(element.replace(/\(\)$/, ""))) continue;
+        if (skipElement(element)) continue;
         const terms = elementTerms(element);
         // Present when any of its words is in code at HEAD; stale only when one was in an older tree.
         if (terms.some((t) => history.present.has(t))) continue;
@@ -131,9 +132,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
           days_after: Math.floor((Math.max(...after) - docSeconds) / 86_400),
         });
       }
-      drift.sort((a, b) =>
-        b.commits_after - a.commits_after || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
-      );
+      drift.sort((a, b) => b.commits_after - a.commits_after || byCodePoint(a.path, b.path));
       list.push(...drift.slice(0, CODE_DRIFT_CAP));
     }
     if (config.review && facts.review !== undefined) {

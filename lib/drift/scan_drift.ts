@@ -8,7 +8,7 @@
 
 import type { Config } from "../config/load_config.ts";
 import type { ListedFile } from "../git/list_candidates.ts";
-import { elementTerms } from "./code_element.ts";
+import { elementExcluder, elementTerms } from "./code_element.ts";
 import { codePathMatcher } from "./code_path_matcher.ts";
 import type { DocDriftFacts } from "./doc_drift_facts.ts";
 import { type DriftSignal, driftSignals } from "./drift_signals.ts";
@@ -92,12 +92,12 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
   }
   const terms = new Set<string>();
   let pointsAtCode = false;
-  const skip = new Set(drift.exclude_elements);
+  const skip = elementExcluder(drift.exclude_elements);
   for (const facts of options.docs.values()) {
     if (facts === undefined) continue;
     if (drift.stale_reference) {
       for (const { element } of facts.elements) {
-        if (skip.has(element)) continue;
+        if (skip(element)) continue;
         for (const term of elementTerms(element)) terms.add(term);
       }
     }

@@ -319,6 +319,11 @@ export class ScanCache {
     return parseDriftCache(this.#drift);
   }
 
+  /** Whether the file holds drift data at all (unchecked: no parse). */
+  hasDrift(): boolean {
+    return this.#drift !== undefined && this.#drift !== null;
+  }
+
   /** `path`'s line as stored (written again as it is when its doc is unchanged). */
   line(path: string): string | undefined {
     const i = this.#docs.get(path);

@@ -306,7 +306,6 @@ async function _scan(
   // The drift signals (not for prune's scan, which keeps links instead), when any is on: off,
   // they would find nothing and keep no history data, and no doc's drift facts are parsed.
   const { stale_reference, code_drift, review } = config.drift;
-  const knownDrift = cache?.drift();
   const drift = options.keepLinks || !(stale_reference || code_drift || review)
     ? undefined
     : await scanDrift({
@@ -324,7 +323,7 @@ async function _scan(
         history: (await facts!.tip).history,
         ages: git.ages,
       },
-      known: knownDrift,
+      known: cache?.drift(),
     });
   if (drift !== undefined) {
     // Drift findings are suppressed by the doc's comments too (docs/signals.md).
@@ -352,7 +351,7 @@ async function _scan(
     agesBefore: cache?.ages(),
     drift: drift?.data,
     driftChanged: drift?.changed === true ||
-      (drift?.data === undefined) !== (knownDrift === undefined),
+      (drift?.data === undefined) !== (cache?.hasDrift() === true),
   });
   if (cacheBytes !== undefined && options.onCache !== undefined) {
     await options.onCache(cacheBytes);
