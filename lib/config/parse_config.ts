@@ -20,6 +20,7 @@ import { globMatcher, globProblem, loadGlobEngine } from "./glob_matcher.ts";
 import { CONFIG_FILE_NAME } from "./config_file_name.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { parseYaml, YamlError } from "../yaml/parse_yaml.ts";
+import { nearestWord } from "../core/nearest_word.ts";
 
 // Config globs are validated, then matched, with the glob engine.
 await loadGlobEngine();
@@ -198,7 +199,9 @@ function _links(raw: unknown, problems: string[]): LinksConfig {
     if (typeof raw.renderer === "string" && renderers.includes(raw.renderer)) {
       links.renderer = raw.renderer as LinksConfig["renderer"];
     } else {
-      const near = typeof raw.renderer === "string" ? _nearest(raw.renderer, renderers) : undefined;
+      const near = typeof raw.renderer === "string"
+        ? nearestWord(raw.renderer, renderers)
+        : undefined;
       problems.push(
         `links.renderer: must be one of ${renderers.join(", ")} (got ${
           JSON.stringify(raw.renderer)
@@ -242,45 +245,10 @@ function _collect(problems: string[], fn: () => void): void {
 }
 
 function _unknownKey(at: string, key: string, allowed: readonly string[]): string {
-  const near = _nearest(key, allowed);
+  const near = nearestWord(key, allowed);
   return `${at}: unknown key${near ? ` (did you mean "${near}"?)` : ""}; allowed keys are ${
     allowed.join(", ")
   }`;
-}
-
-/**
- * The one known word within a small edit distance of `word` (one edit for
- * short words, two from six letters, case ignored), or `undefined` when none
- * or several are that close.
- */
-function _nearest(word: string, known: readonly string[]): string | undefined {
-  const limit = word.length >= 6 ? 2 : 1;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  let tie = false;
-  for (const candidate of known) {
-    const d = _editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance, tie] = [candidate, d, false];
-    else if (d === bestDistance) tie = true;
-  }
-  return bestDistance <= limit && !tie ? best : undefined;
-}
-
-/** Levenshtein distance, with a swap of two neighbours counted as one edit. */
-function _editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return Infinity;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
 }
 
 function _rule(raw: unknown, at: string, problems: string[]): Rule {
@@ -315,7 +283,9 @@ function _rule(raw: unknown, at: string, problems: string[]): Rule {
   }
   const lifetimeOk = _LIFETIMES.includes(raw.lifetime as Lifetime);
   if (!lifetimeOk) {
-    const near = typeof raw.lifetime === "string" ? _nearest(raw.lifetime, _LIFETIMES) : undefined;
+    const near = typeof raw.lifetime === "string"
+      ? nearestWord(raw.lifetime, _LIFETIMES)
+      : undefined;
     problems.push(
       `${at}.lifetime: required, must be one of ${_LIFETIMES.join(", ")}${
         typeof raw.lifetime === "string" && raw.lifetime !== ""

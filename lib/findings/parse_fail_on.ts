@@ -6,6 +6,7 @@
 
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { FINDING_KINDS } from "./finding_kinds.ts";
+import { nearestWord } from "../core/nearest_word.ts";
 
 /**
  * The finding kinds named by `value` (a comma list, spaces allowed, each
@@ -33,7 +34,7 @@ export function parseFailOn(value: string): string[] {
   if (named.includes("all")) return FINDING_KINDS.map((k) => k.id);
   for (const kind of named) {
     if (FINDING_KINDS.some((k) => k.id === kind)) continue;
-    const near = _nearest(kind);
+    const near = nearestWord(kind, FINDING_KINDS.map((k) => k.id));
     throw new DochygieneError(
       "USAGE",
       `unknown --fail-on kind "${kind}"${
@@ -47,28 +48,4 @@ export function parseFailOn(value: string): string[] {
 
 function _known(): string {
   return FINDING_KINDS.map((k) => k.id).join(", ");
-}
-
-/** The known kind nearest `word` (at most a third of its letters off), if any. */
-function _nearest(word: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const { id } of FINDING_KINDS) {
-    const d = _distance(word.toLowerCase(), id);
-    if (d < bestDistance) [best, bestDistance] = [id, d];
-  }
-  return best;
-}
-
-/** Levenshtein distance. */
-function _distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length];
 }
