@@ -12,6 +12,7 @@ import type { Selection } from "./_apply_prepare.ts";
 import type { Candidate } from "../prune/plan_prune.ts";
 import { type Git, gitOr, records, text } from "./_prune_git.ts";
 import type { TempPaths } from "./_temp_files.ts";
+import { HYGIENE_SUBJECT } from "../git/read_restored_ages.ts";
 
 /** What the commit phase records as it goes: what a restore must know of the commit. */
 export interface CommitProgress {
@@ -103,7 +104,7 @@ export function commitMessage(candidates: readonly Candidate[]): string {
     return `- ${path} — ${c.rule} (${c.lifetime}): ${c.reason.replace(/\s+/g, " ")}`;
   });
   return [
-    `dochygiene: prune ${n} doc unit${n === 1 ? "" : "s"}`,
+    `${HYGIENE_SUBJECT}${n} doc unit${n === 1 ? "" : "s"}`,
     "",
     "Removed by `dochygiene prune` under the lifecycle rules of .dochygiene.yml:",
     "",

@@ -8,7 +8,7 @@
 
 import { Buffer } from "node:buffer";
 import { join, relative, resolve } from "node:path";
-import { decodePath } from "../core/decode_path.ts";
+import { decodeNulTerminated } from "../core/decode_path.ts";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { pathExists } from "../fs/path_exists.ts";
 import { backupBlobs, backupEnv } from "./_back_up.ts";
@@ -16,6 +16,7 @@ import { notOurs, PRUNE_JOURNAL_FILE, readJournal, writeJournal } from "./_journ
 import { entryPath, type Git, join0, records, text } from "./_prune_git.ts";
 import { checkOut, unfinished } from "./_restore.ts";
 import { removeLeftovers, tempFiles } from "./_temp_files.ts";
+import { HYGIENE_SUBJECT } from "../git/read_restored_ages.ts";
 
 /**
  * Rolls back an apply that was killed (its journal is still there): HEAD moves
@@ -91,7 +92,7 @@ export async function recover(
         (await git(["log", "-1", "--no-show-signature", "--format=%T%x00%P%x00%s", head])).stdout,
       ).split("\0");
       if (
-        tree === journal.tree && !parents.includes(" ") && subject.startsWith("dochygiene: prune")
+        tree === journal.tree && !parents.includes(" ") && subject.startsWith(HYGIENE_SUBJECT)
       ) {
         await git([
           "update-ref",
@@ -109,7 +110,7 @@ export async function recover(
   }
   if (snapshot.length > 0) {
     const present = new Set(
-      [...records((await git(["ls-files", "-z"])).stdout)].map((r) => decodePath(r)),
+      decodeNulTerminated((await git(["ls-files", "-z"])).stdout),
     );
     const missing = snapshot.filter((r) => !present.has(entryPath(r)));
     if (missing.length > 0) {

@@ -8,8 +8,8 @@
 
 import { join } from "node:path";
 import { backupBlobs, hashed } from "./_back_up.ts";
-import { type Git, join0, nul, records, text } from "./_prune_git.ts";
-import { decodePath } from "../core/decode_path.ts";
+import { type Git, join0, nul, text } from "./_prune_git.ts";
+import { decodeNulTerminated } from "../core/decode_path.ts";
 import { removed } from "./_temp_files.ts";
 
 /** What {@linkcode restore} undoes, as far as the failed apply got. */
@@ -168,7 +168,7 @@ async function _deletesUnits(git: Git, state: RestoreState, head: string): Promi
     ],
   );
   const units = new Set(state.exact.files);
-  const gone = [...records(out.stdout)].map(decodePath).filter((path) => units.has(path));
+  const gone = decodeNulTerminated(out.stdout).filter((path) => units.has(path));
   if (gone.length === 0) return "";
   return `, but it deletes ${gone[0]}${gone.length > 1 ? ` and ${gone.length - 1} more` : ""} ` +
     "(a hook that committed prune's staged deletions?): the files are still on disk and in " +
