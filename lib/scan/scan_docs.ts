@@ -272,9 +272,12 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   // Summaries the readers did not make are made here, links checked against the listing.
   let check: LinkChecker | undefined;
   const inbound = new Map<string, number>();
+  // The listing as an index, built once on first need (the link check and the site's share it).
+  let pathIndex: PathIndex | undefined;
+  const index = () => pathIndex ??= _index(input);
   const summarize = (read: FileRead & { kind: "text" }, path: string) => {
     const analysis = read.analysis ?? analyzeDoc(read.text, path);
-    const facts = (check ??= linkChecker(_index(input)))(path, analysis);
+    const facts = (check ??= linkChecker(index()))(path, analysis);
     return summarizeDoc(analysis, facts, inbound);
   };
 
@@ -321,8 +324,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   let siteCheck: SiteLinkCheck | undefined;
   const site = input.site === undefined
     ? undefined
-    : () =>
-      siteCheck ??= siteLinkCheck(input.site!, _index(input), input.readText ?? (() => undefined));
+    : () => siteCheck ??= siteLinkCheck(input.site!, index(), input.readText ?? (() => undefined));
   // The listed files by name, for missing paths' near misses: built once, on first need.
   let tailIndex: TailIndex | undefined;
   const tails = () =>
