@@ -5,6 +5,7 @@
  * @module
  */
 
+import { showUndecodable } from "./decode_path.ts";
 /**
  * Code points a terminal acts on instead of showing: C0 and C1 controls, DEL,
  * and the bidirectional and directional marks. A file name, a status or a git
@@ -56,4 +57,20 @@ export function escapeControls(text: string, style: "x" | "json" = "x"): string 
  */
 export function escapeLines(lines: readonly string[]): string {
   return lines.map((line) => escapeControls(line)).join("\n");
+}
+
+/**
+ * A path or name shown on one terminal line: its undecodable bytes as `\xNN`
+ * (see `showUndecodable`), then controls and bidi marks escaped.
+ *
+ * @example
+ * ```ts
+ * import { showSafe } from "./escape_controls.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(showSafe("a\nb.md"), "a\\x0ab.md");
+ * ```
+ */
+export function showSafe(text: string): string {
+  return escapeControls(showUndecodable(text));
 }

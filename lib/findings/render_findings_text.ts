@@ -5,8 +5,7 @@
  * @module
  */
 
-import { showUndecodable } from "../core/decode_path.ts";
-import { escapeControls } from "../core/escape_controls.ts";
+import { showSafe } from "../core/escape_controls.ts";
 import type { Finding } from "./collect_findings.ts";
 
 /** Findings listed without `--all`. */
@@ -52,15 +51,10 @@ export function renderFindingsText(
   for (let i = 0; i < shown; i++) {
     const f = findings[i];
     if (i > 0 && findings[i - 1].path !== f.path) out.push("");
-    out.push(`${_display(f.path)}:${f.line}:${f.column}  ${f.kind}  ${_display(f.message)}`);
+    out.push(`${showSafe(f.path)}:${f.line}:${f.column}  ${f.kind}  ${showSafe(f.message)}`);
   }
   if (shown < findings.length) {
     out.push(`… and ${findings.length - shown} more (--all lists every finding)`);
   }
   return out;
-}
-
-/** One-line, terminal-safe: controls, bidi marks and undecodable bytes (as `\xNN`) escaped. */
-function _display(text: string): string {
-  return escapeControls(showUndecodable(text));
 }

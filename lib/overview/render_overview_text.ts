@@ -4,8 +4,7 @@
  * @module
  */
 
-import { showUndecodable } from "../core/decode_path.ts";
-import { escapeControls } from "../core/escape_controls.ts";
+import { showSafe } from "../core/escape_controls.ts";
 import type { AgeSpread, Overview, OverviewTally } from "./overview_builder.ts";
 
 /**
@@ -36,7 +35,7 @@ export function renderOverviewText(overview: Overview): string {
   const { counts } = overview;
   const ex = counts.excluded;
   const out: string[] = [
-    `dochygiene overview — ${_show(overview.root)}`,
+    `dochygiene overview — ${showSafe(overview.root)}`,
     `  scanned ${overview.generated_at} · ` +
     (overview.git === null
       ? "no git repository (ages are mtimes)"
@@ -48,7 +47,7 @@ export function renderOverviewText(overview: Overview): string {
     `${ex.append_only} append-only`,
   ];
   if (overview.under !== null) {
-    out.push(`  under ${overview.under.map(_show).join(", ")}: ${overview.docs} docs`);
+    out.push(`  under ${overview.under.map(showSafe).join(", ")}: ${overview.docs} docs`);
   }
   out.push(
     `  all: ${_tallyLine(overview)}`,
@@ -70,7 +69,7 @@ export function renderOverviewText(overview: Overview): string {
     out.push(
       `  ${doc.findings} finding${doc.findings === 1 ? "" : "s"}  ${
         doc.age_days === null ? "-" : `${doc.age_days} d`
-      }  ${kinds === "" ? "-" : kinds}  ${_show(doc.path)}`,
+      }  ${kinds === "" ? "-" : kinds}  ${showSafe(doc.path)}`,
     );
   }
   const left = overview.docs - overview.top.length;
@@ -80,22 +79,17 @@ export function renderOverviewText(overview: Overview): string {
 }
 
 function _label(row: { dir: string; rest: boolean }): string {
-  return _show(row.dir) + (row.rest ? " + rest" : "");
+  return showSafe(row.dir) + (row.rest ? " + rest" : "");
 }
 
 function _tallyLine(t: OverviewTally): string {
   const parts = [`${t.docs} docs`, `age ${_ages(t.age_days)}`];
   for (const [kind, n] of Object.entries(t.findings)) parts.push(`${kind} ${n}`);
-  for (const [rule, n] of Object.entries(t.lifecycle)) parts.push(`rule ${_show(rule)} ${n}`);
+  for (const [rule, n] of Object.entries(t.lifecycle)) parts.push(`rule ${showSafe(rule)} ${n}`);
   if (t.served > 0) parts.push(`served ${t.served}`);
   return parts.join("  ");
 }
 
 function _ages(a: AgeSpread | null): string {
   return a === null ? "-" : `${a.min}/${a.median}/${a.max}`;
-}
-
-/** One-line, terminal-safe. */
-function _show(text: string): string {
-  return escapeControls(showUndecodable(text));
 }

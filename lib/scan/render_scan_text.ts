@@ -4,8 +4,7 @@
  * @module
  */
 
-import { showUndecodable } from "../core/decode_path.ts";
-import { escapeControls } from "../core/escape_controls.ts";
+import { showSafe } from "../core/escape_controls.ts";
 import type { ScanArtifact, Signal } from "./scan_docs.ts";
 
 /** Options of {@linkcode renderScanText}. */
@@ -69,7 +68,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   const perKind = options.perKind ?? 5;
   const { counts } = artifact;
   const out: string[] = [];
-  out.push(bold(`dochygiene scan — ${_display(artifact.root)}`));
+  out.push(bold(`dochygiene scan — ${showSafe(artifact.root)}`));
   const ex = counts.excluded;
   out.push(
     `  ${counts.candidates} candidates · ${counts.shortlisted} shortlisted · excluded: ` +
@@ -91,7 +90,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   if (aged.length > 0) {
     out.push("", bold("Oldest"));
     for (const { path, age } of aged.slice(0, perKind)) {
-      out.push(`  ${_display(path)}  ${age?.days} days (${age?.source})`);
+      out.push(`  ${showSafe(path)}  ${age?.days} days (${age?.source})`);
     }
   }
 
@@ -117,7 +116,7 @@ export function renderScanText(artifact: ScanArtifact, options: RenderScanOption
   const warnings = options.warnings ?? [];
   if (warnings.length > 0) {
     out.push("", warn(`warnings: ${warnings.length}`));
-    for (const w of warnings.slice(0, perKind)) out.push(`  ${_display(w)}`);
+    for (const w of warnings.slice(0, perKind)) out.push(`  ${showSafe(w)}`);
     if (warnings.length > perKind) out.push(dim(`  … and ${warnings.length - perKind} more`));
   }
   out.push(
@@ -138,32 +137,32 @@ function _first<K extends Signal["kind"]>(
 }
 
 function _line(path: string, s: Signal): string {
-  const p = _display(path);
+  const p = showSafe(path);
   switch (s.kind) {
     case "broken_link":
-      return `${p}:${s.line} → ${_display(s.target)}${s.hint ? ` (hint: ${s.hint})` : ""}`;
+      return `${p}:${s.line} → ${showSafe(s.target)}${s.hint ? ` (hint: ${s.hint})` : ""}`;
     case "broken_anchor":
-      return `${p}:${s.line} → ${_display(s.target)}`;
+      return `${p}:${s.line} → ${showSafe(s.target)}`;
     case "missing_path":
-      return `${p}:${s.line} \`${_display(s.path)}\``;
+      return `${p}:${s.line} \`${showSafe(s.path)}\``;
     case "malformed_frontmatter":
-      return `${p}:${s.line} ${_display(s.reason)}${
+      return `${p}:${s.line} ${showSafe(s.reason)}${
         s.hygiene ? " (has a hygiene: line: prune never deletes it)" : ""
       }`;
     case "duplicate":
-      return `${p} = ${s.of.map(_display).join(", ")}`;
+      return `${p} = ${s.of.map(showSafe).join(", ")}`;
     case "checkboxes":
       return `${p}  ${s.done} done, ${s.open} open`;
     case "status":
-      return `${p}  ${_display(s.value)}`;
+      return `${p}  ${showSafe(s.value)}`;
     case "dated_name":
       return `${p}  ${s.date}`;
     case "stale_reference":
-      return `${p}:${s.line} \`${_display(s.element)}\` last seen ${
+      return `${p}:${s.line} \`${showSafe(s.element)}\` last seen ${
         s.last_seen.date.slice(0, 10)
       } (${s.last_seen.commit.slice(0, 12)})`;
     case "code_drift":
-      return `${p} → ${_display(s.path)}: ${s.commits_after} commit${
+      return `${p} → ${showSafe(s.path)}: ${s.commits_after} commit${
         s.commits_after === 1 ? "" : "s"
       } after, ${s.days_after} days later`;
     case "review":
@@ -175,9 +174,4 @@ function _line(path: string, s: Signal): string {
     default:
       return p;
   }
-}
-
-/** One-line, terminal-safe: controls, bidi marks and undecodable bytes (as `\xNN`) escaped. */
-function _display(text: string): string {
-  return escapeControls(showUndecodable(text));
 }
