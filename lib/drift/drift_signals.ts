@@ -44,8 +44,8 @@ export const CODE_DRIFT_CAP = 10;
 
 /** What {@linkcode driftSignals} works from. */
 export interface DriftInput {
-  /** Each shortlisted doc → its drift facts (`undefined`: none). */
-  docs: ReadonlyMap<string, DocDriftFacts | undefined>;
+  /** Each shortlisted doc and its drift facts (`undefined`: none), iterated once. */
+  docs: Iterable<readonly [path: string, facts: DocDriftFacts | undefined]>;
   /** The `drift:` settings. */
   config: DriftConfig;
   /** The scan's instant. */

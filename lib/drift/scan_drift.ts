@@ -25,8 +25,12 @@ export interface ScanDriftOptions {
   config: Config;
   /** The scan's instant. */
   now: Date;
-  /** Each shortlisted doc → its drift facts. */
-  docs: ReadonlyMap<string, DocDriftFacts | undefined>;
+  /**
+   * Each shortlisted doc and its drift facts, iterated twice (each time anew:
+   * the scan makes them from each doc's cache line as they are asked for,
+   * never all at once); a `Map` will do.
+   */
+  docs: Iterable<readonly [path: string, facts: DocDriftFacts | undefined]>;
   /** The listing. */
   files: readonly ListedFile[];
   /**
@@ -93,7 +97,7 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
   const terms = new Set<string>();
   let pointsAtCode = false;
   const skip = elementExcluder(drift.exclude_elements);
-  for (const facts of options.docs.values()) {
+  for (const [, facts] of options.docs) {
     if (facts === undefined) continue;
     if (drift.stale_reference) {
       for (const { element } of facts.elements) {

@@ -88,7 +88,9 @@ export function encodeCacheEntry(
   const drift = summary.drift === undefined
     ? "null"
     : JSON.stringify(_driftRow(summary.drift, ref));
-  return `${JSON.stringify(row)}\t${JSON.stringify(probed.map(ref))}\t${drift}`;
+  // Joined, not concatenated: one flat string (a concatenation is a tree of its parts, which
+  // outlive it once it is flattened; the scan holds 100,000 of these lines).
+  return [JSON.stringify(row), JSON.stringify(probed.map(ref)), drift].join("\t");
 }
 
 /**
@@ -119,7 +121,7 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
   }
   if (!_isRow(row, listed.length) || line.indexOf("\t", tab + 1) < 0) return undefined;
   const entry = new _CachedEntry(line, tab, row, listed);
-  _last = { entry, row };
+  _last = { id: entry.id, row };
   return entry;
 }
 
@@ -154,11 +156,14 @@ type _Row = readonly unknown[];
 const _ANCHORS = 8;
 
 /**
- * The row parsed last, with its entry: the scan asks one doc's facts together, so each entry
- * keeps only its line and is parsed again when another was asked for since (a scan of 100,000
- * docs holds their lines, not their facts as objects; docs/benchmarks.md "The scanner at scale").
+ * The row parsed last, with its entry's number: the scan asks one doc's facts together, so each
+ * entry keeps only its line and is parsed again when another was asked for since (a scan of
+ * 100,000 docs holds their lines, not their facts as objects; docs/benchmarks.md "The scanner at
+ * scale"). Not the entry itself: its line may be a slice of a whole cache file's text, which
+ * would then outlive the scan.
  */
-let _last: { entry: _CachedEntry; row: _Row } | undefined;
+let _last: { id: number; row: _Row } | undefined;
+let _entries = 0;
 
 /**
  * A doc's cached facts, made from its line each time they are asked for: a
@@ -169,6 +174,8 @@ class _CachedEntry implements CachedDoc, DocSummary {
   readonly lines: number;
   readonly appendOnly: boolean;
   readonly hygiene: DocSummary["hygiene"];
+  /** This entry's number among those made (see `_last`). */
+  readonly id: number = ++_entries;
   #line: string;
   /** Where the row ends (the first tab). */
   #tab: number;
@@ -189,8 +196,8 @@ class _CachedEntry implements CachedDoc, DocSummary {
 
   /** The row, checked whole when the line was first parsed. */
   #row(): _Row {
-    if (_last?.entry !== this) {
-      _last = { entry: this, row: JSON.parse(this.#line.slice(0, this.#tab)) as _Row };
+    if (_last?.id !== this.id) {
+      _last = { id: this.id, row: JSON.parse(this.#line.slice(0, this.#tab)) as _Row };
     }
     return _last.row;
   }

@@ -6,6 +6,7 @@
  */
 
 import type { ScanArtifact } from "./scan_docs.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 /**
  * Serialises the artifact for `scan.json` and stdout: indented JSON with one
@@ -118,6 +119,7 @@ function* _list(
     piece += (first ? `${open}\n    ` : ",\n    ") + next.value;
     first = false;
     if (piece.length >= size) {
+      keepHeapNearLive();
       yield _escaped(piece);
       piece = "";
     }

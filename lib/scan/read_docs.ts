@@ -18,6 +18,7 @@ import type { FileRead } from "./scan_docs.ts";
 import { ReadHelper, runHelper } from "./_read_helper.ts";
 import { readAnalysedBatch, threadReader } from "./_thread_reader.ts";
 import { parseCacheRow } from "./_cache_row.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 // The helper threads' handle is part of this module's interface (`ReadDocsOptions.helpers`).
 export { ReadHelper };
@@ -270,6 +271,7 @@ export async function readDocs(
     const end = Math.min(start + batch, paths.length);
     await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
     takeCached(start, end);
+    keepHeapNearLive();
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
       // Take the helpers' results delivered so far (unpacking them is work this thread does

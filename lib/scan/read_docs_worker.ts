@@ -22,6 +22,7 @@ import type { FileRead } from "./scan_docs.ts";
 import { type DiskAnswer, DiskRecord } from "../links/disk_record.ts";
 import { type DirEntries, dirEntries } from "../fs/dir_entries.ts";
 import { diskState } from "../links/path_index.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 const scope = self as unknown as {
   onmessage: (
@@ -56,6 +57,7 @@ scope.onmessage = async (event) => {
         ),
       });
       start = Atomics.add(counter, 0, batch);
+      keepHeapNearLive();
     }
     scope.postMessage({
       done: true,

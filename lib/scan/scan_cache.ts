@@ -17,6 +17,7 @@ import type { KnownAges } from "../git/read_git_ages.ts";
 import { VERSION } from "../core/version.ts";
 import { type CachedDoc, isCount, parseCacheRow, storedPath } from "./_cache_row.ts";
 import { type DriftCacheData, parseDriftCache } from "../drift/read_drift_history.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 // A doc's line is made and read in `_cache_row.ts`; the rest of the scanner imports it from here.
 export { type CachedDoc, encodeCacheEntry } from "./_cache_row.ts";
@@ -495,6 +496,7 @@ class _Pieces {
   }
 
   #full(): Uint8Array {
+    keepHeapNearLive();
     const piece = this.#piece;
     this.#sums.push(contentFingerprint(piece));
     this.#piece = new Uint8Array(_PIECE);

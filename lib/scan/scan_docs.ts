@@ -26,6 +26,7 @@ import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
 import { TailIndex } from "../links/tail_index.ts";
 import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 /** Version of the artifact schema. */
 export const SCAN_SCHEMA_VERSION = 1;
@@ -268,7 +269,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const counts = { dir: 0, ignore: 0, frozen: 0, append_only: 0 };
   const excluded: ScanArtifact["excluded"] = [];
   const shortlist: string[] = [];
-  const analysed = new Map<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>();
+  // Each text doc's summary (read or made here), by path: one entry a doc, no object around it.
+  const analysed = new Map<string, DocSummary>();
   // Summaries the readers did not make are made here, links checked against the listing.
   let check: LinkChecker | undefined;
   const inbound = new Map<string, number>();
@@ -285,7 +287,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const files = _isSorted(input.files)
     ? input.files
     : [...input.files].sort((a, b) => byCodePoint(a.path, b.path));
-  const shortlisted: _Entry[] = [];
+  // Whether each shortlisted doc is tracked, by its index in `shortlist`.
+  const tracked: boolean[] = [];
   for (const file of files) {
     if (file.type !== "file") continue;
     const path = file.path;
@@ -301,7 +304,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     let doc: DocSummary | undefined;
     if (read.kind === "text") {
       doc = read.summary ?? summarize(read, path);
-      analysed.set(path, { read, doc });
+      analysed.set(path, doc);
       const reason = contentExclusion(doc);
       if (reason !== undefined) {
         counts[reason]++;
@@ -310,10 +313,10 @@ export function scanDocs(input: ScanInput): ScanArtifact {
       }
     }
     shortlist.push(path);
-    shortlisted.push({ path, tracked: file.tracked, read, doc });
+    tracked.push(file.tracked);
   }
 
-  const duplicates = _duplicates(analysed, input.contentOf);
+  const duplicates = _duplicates(analysed.keys(), input.reads, input.contentOf);
   const rules = config.rules;
   const existing = rules.some((r) => r.served_when_path !== undefined)
     ? existingPaths(input.files.map((f) => f.path))
@@ -331,12 +334,26 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     tailIndex ??= new TailIndex(
       input.files.values().filter((f) => f.type === "file").map((f) => f.path),
     );
-  const isoOf = new Map<number, string>();
+  // A signal many docs have alike (the same commit's age, inbound count, status or checkboxes) is
+  // one frozen object: a scan of 100,000 docs makes ~5 of these a doc.
+  const alike = new Map<string, Signal>();
+  const shared = <S extends Signal>(key: string, make: () => S): S => {
+    let signal = alike.get(key);
+    if (signal === undefined) {
+      signal = make();
+      Object.freeze(signal);
+      alike.set(key, signal);
+    }
+    return signal as S;
+  };
   const suppressed: SuppressedCounts = { total: 0, by_kind: {}, by_path: {} };
-  for (const { path, tracked, read, doc } of shortlisted) {
+  for (const [i, path] of shortlist.entries()) {
+    if (i % 1024 === 1023) keepHeapNearLive();
+    const read = input.reads.get(path)!;
+    const doc = analysed.get(path);
     // Untracked files have no commit, even when a deleted namesake has one.
-    const seconds = tracked ? input.git?.ages.get(path) : undefined;
-    const list: Signal[] = [_age(read, seconds, now, isoOf), {
+    const seconds = tracked[i] ? input.git?.ages.get(path) : undefined;
+    const list: Signal[] = [_age(read, seconds, now, shared), {
       kind: "size",
       bytes: read.bytes,
       lines: read.lines,
@@ -347,18 +364,23 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const status = doc?.status;
     const malformed = doc?.malformedFrontmatter;
     const suppressions = doc?.suppressions;
-    if (checkboxes) list.push({ kind: "checkboxes", done: checkboxes.done, open: checkboxes.open });
+    if (checkboxes) {
+      const { done, open } = checkboxes;
+      list.push(shared(`c${done}/${open}`, () => ({ kind: "checkboxes", done, open })));
+    }
     const date = datedName(path);
     if (date !== undefined) list.push({ kind: "dated_name", date });
-    if (status !== undefined) list.push({ kind: "status", value: status });
+    if (status !== undefined) {
+      list.push(shared(`s${status}`, () => ({ kind: "status", value: status })));
+    }
     if (malformed !== undefined) list.push({ kind: "malformed_frontmatter", ...malformed });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
     const count = (input.inbound?.get(path) ?? 0) + (inbound.get(path) ?? 0);
-    list.push({ kind: "inbound_links", count });
+    list.push(shared(`i${count}`, () => ({ kind: "inbound_links", count })));
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc.linkFacts, analysed, headings, site, tails);
+    if (doc) _linkFindings(list, path, doc.linkFacts, input.reads, analysed, headings, site, tails);
     if (suppressions !== undefined) suppressSignals(path, list, suppressions, suppressed);
     signals[path] = list;
   }
@@ -388,15 +410,6 @@ export function scanDocs(input: ScanInput): ScanArtifact {
 }
 
 type _Stage = "out" | "dir" | "ignore" | "read";
-
-/** A shortlisted doc, with what its signals are made from. */
-interface _Entry {
-  path: string;
-  tracked: boolean;
-  read: FileRead;
-  /** Text docs only. */
-  doc: DocSummary | undefined;
-}
 
 function _isSorted(files: readonly ListedFile[]): boolean {
   for (let i = 1; i < files.length; i++) {
@@ -436,7 +449,8 @@ function _linkFindings(
   list: Signal[],
   path: string,
   linkFacts: DocSummary["linkFacts"],
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
+  reads: ReadonlyMap<string, FileRead>,
+  analysed: ReadonlyMap<string, DocSummary>,
   headings: Map<string, ReadonlySet<string> | null>,
   site: (() => SiteLinkCheck) | undefined,
   tails: () => TailIndex,
@@ -469,7 +483,7 @@ function _linkFindings(
     // A fragment into the doc itself is listed only when the doc lacks it (see checkDocLinks).
     if (ref.path !== path) {
       let known = headings.get(ref.path);
-      if (known === undefined) headings.set(ref.path, known = _headings(ref.path, analysed));
+      if (known === undefined) headings.set(ref.path, known = _headings(ref.path, reads, analysed));
       if (known === null || hasAnchor(known, ref.fragment)) continue;
     }
     list.push({ kind: "broken_anchor", line: ref.line, target: ref.target });
@@ -491,11 +505,14 @@ function _linkFindings(
 /** Headings of a rendered, fully analysed doc (fragments are checked against them), else `null`. */
 function _headings(
   target: string,
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
+  reads: ReadonlyMap<string, FileRead>,
+  analysed: ReadonlyMap<string, DocSummary>,
 ): ReadonlySet<string> | null {
   const other = analysed.get(target);
-  return other !== undefined && !other.read.truncated && _RENDERED.test(target)
-    ? other.doc.anchors
+  const read = reads.get(target);
+  return other !== undefined && read?.kind === "text" && !read.truncated &&
+      _RENDERED.test(target)
+    ? other.anchors
     : null;
 }
 
@@ -504,12 +521,17 @@ function _index(input: ScanInput): PathIndex {
   return new PathIndex(pathIndexSource(input.files, input.opaque, input.site), input.onDisk);
 }
 
+/** The text docs `paths` whose content another has, with the others' paths. */
 function _duplicates(
-  analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" } }>,
+  paths: Iterable<string>,
+  reads: ReadonlyMap<string, FileRead>,
   contentOf: ((path: string) => string | undefined) | undefined,
 ): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
-  for (const [path, { read }] of analysed) {
+  // A fingerprint's first doc, or all of its docs once there are two (most docs have no twin:
+  // no list is made for them).
+  const groups = new Map<string, string | string[]>();
+  for (const path of paths) {
+    const read = reads.get(path) as FileRead & { kind: "text" };
     // A read made by hand (tests) may come without one: its text stands in (a BOM or invalid
     // UTF-8 is then not told apart, as the readers' byte fingerprints do).
     const key = read.truncated
@@ -517,12 +539,13 @@ function _duplicates(
       : read.fingerprint ?? contentFingerprint(new TextEncoder().encode(read.text));
     if (key === undefined) continue;
     const group = groups.get(key);
-    if (group) group.push(path);
-    else groups.set(key, [path]);
+    if (group === undefined) groups.set(key, path);
+    else if (typeof group === "string") groups.set(key, [group, path]);
+    else group.push(path);
   }
   const result = new Map<string, string[]>();
   for (const candidates of groups.values()) {
-    if (candidates.length < 2) continue;
+    if (typeof candidates === "string") continue;
     for (const group of _sameContent(candidates, contentOf)) {
       group.sort(byCodePoint);
       for (const path of group) result.set(path, group.filter((p) => p !== path));
@@ -548,30 +571,24 @@ function _sameContent(
   return [...byContent.values()].filter((group) => group.length > 1);
 }
 
+/** A doc's age: its newest commit's (one signal a commit), else its mtime's (one a day). */
 function _age(
   read: FileRead,
   commitSeconds: number | undefined,
   now: Date,
-  isoOf: Map<number, string>,
+  shared: <S extends Signal>(key: string, make: () => S) => S,
 ): Signal {
   if (commitSeconds !== undefined) {
     const ms = commitSeconds * 1000;
-    // Many docs share a commit: its time is formatted once.
-    let iso = isoOf.get(commitSeconds);
-    if (iso === undefined) isoOf.set(commitSeconds, iso = new Date(ms).toISOString());
-    return {
+    return shared(`g${commitSeconds}`, () => ({
       kind: "age",
       days: Math.floor((now.getTime() - ms) / 86_400_000),
-      last_commit: iso,
+      last_commit: new Date(ms).toISOString(),
       source: "git",
-    };
+    }));
   }
-  return {
-    kind: "age",
-    days: Math.floor((now.getTime() - read.mtimeMs) / 86_400_000),
-    last_commit: null,
-    source: "mtime",
-  };
+  const days = Math.floor((now.getTime() - read.mtimeMs) / 86_400_000);
+  return shared(`m${days}`, () => ({ kind: "age", days, last_commit: null, source: "mtime" }));
 }
 
 function _lifecycle(

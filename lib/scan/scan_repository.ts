@@ -36,6 +36,7 @@ import { pathExists } from "../fs/path_exists.ts";
 import { scanDrift } from "../drift/scan_drift.ts";
 import { suppressSignals } from "./suppress_signals.ts";
 import type { DriftCacheData } from "../drift/read_drift_history.ts";
+import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -259,6 +260,7 @@ async function _scan(
     },
   });
   warnings.push(...unread);
+  keepHeapNearLive();
   for (const [target, count] of cachedInbound) {
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
@@ -303,6 +305,7 @@ async function _scan(
       }
     },
   });
+  keepHeapNearLive();
   // The drift signals (not for prune's scan, which keeps links instead), when any is on: off,
   // they would find nothing and keep no history data, and no doc's drift facts are parsed.
   const { stale_reference, code_drift, review } = config.drift;
@@ -312,10 +315,15 @@ async function _scan(
       root,
       config,
       now: options.clock.now(),
-      docs: new Map(artifact.shortlist.map((path) => {
-        const read = reads.get(path);
-        return [path, read?.kind === "text" ? read.summary?.drift : undefined];
-      })),
+      // Made as they are asked for, each time (from each doc's cache line): never all at once.
+      docs: {
+        *[Symbol.iterator]() {
+          for (const path of artifact.shortlist) {
+            const read = reads.get(path);
+            yield [path, read?.kind === "text" ? read.summary?.drift : undefined] as const;
+          }
+        },
+      },
       files,
       git: git === undefined ? undefined : {
         head: git.head,
@@ -337,6 +345,7 @@ async function _scan(
     if (suppressed.total > 0) artifact.suppressed = suppressed;
     if (drift.note !== undefined) artifact.drift = drift.note;
   }
+  keepHeapNearLive();
   let cachePieces = listed === undefined ? undefined : _newCache({
     paths,
     reads,

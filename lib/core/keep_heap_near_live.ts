@@ -1,0 +1,72 @@
+/**
+ * Keeps a thread's heap near its live data on large scans: a full garbage
+ * collection whenever the heap has grown well past what the last one left.
+ *
+ * V8 lets a heap grow to 2–4 times its live data before it collects it again
+ * (it judges collecting then cheap), and a scan that holds 100,000 docs' facts
+ * while it makes as much garbage again would then peak near 1 GB for ~200 MB
+ * of live data (docs/benchmarks.md "The scanner at scale"). A script cannot
+ * pass V8 flags to itself, but it may ask for a collection: V8 gives a new
+ * context a `gc` function once `--expose-gc` is set, which `node:v8` can set
+ * at run time (the idiom Node.js documents for `v8.setFlagsFromString`).
+ * Where that is not possible, nothing is collected and the scan is as before.
+ * Both modules are loaded only when a heap first grows that far (a small
+ * scan never pays for them).
+ *
+ * @module
+ */
+
+/** How far past the last collection's heap a thread's heap may grow before it is collected again. */
+const _SLACK_BYTES = 48 * 1024 * 1024;
+
+/** The heap the last collection left. */
+let _after = 0;
+/** The collector; `null` when none can be had, `undefined` until it is loaded. */
+let _gc: (() => void) | null | undefined;
+let _loading: Promise<void> | undefined;
+
+/**
+ * Collects the heap when it has grown past a quarter more than the last
+ * collection left, plus 48 MiB (never on a small heap); otherwise costs one
+ * look at the heap's size (a few microseconds). Called every so often by the
+ * scan's long loops, on the thread they run on. The first time the heap grows
+ * that far, the collector starts loading and nothing is collected: it is
+ * there once the thread has waited on anything since.
+ *
+ * @example
+ * ```ts
+ * import { keepHeapNearLive } from "./keep_heap_near_live.ts";
+ *
+ * let garbage: unknown[] = [];
+ * for (let i = 0; i < 100_000; i++) {
+ *   garbage.push({ i });
+ *   if (i % 1000 === 0) keepHeapNearLive();
+ * }
+ * garbage = [];
+ * ```
+ */
+export function keepHeapNearLive(): void {
+  if (Deno.memoryUsage().heapUsed < _after * 1.25 + _SLACK_BYTES) return;
+  if (_gc === undefined) _loading ??= _load();
+  else if (_gc !== null) {
+    _gc();
+    _after = Deno.memoryUsage().heapUsed;
+  }
+}
+
+async function _load(): Promise<void> {
+  try {
+    // Started with --v8-flags=--expose-gc: the global one.
+    const global = (globalThis as { gc?: unknown }).gc;
+    if (typeof global === "function") {
+      _gc = global as () => void;
+      return;
+    }
+    const [v8, vm] = await Promise.all([import("node:v8"), import("node:vm")]);
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    _gc = typeof gc === "function" ? gc : null;
+  } catch {
+    _gc = null;
+  }
+}
