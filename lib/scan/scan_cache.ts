@@ -184,19 +184,20 @@ export class ScanCache {
     if (_decoder.decode(bytes.subarray(sumStart, bytes.length - 1)) !== cacheChecksum(body)) {
       return undefined;
     }
-    const text = _decoder.decode(body);
-    let end = text.indexOf("\n");
-    if (end < 0) return undefined;
+    const headerEnd = body.indexOf(0x0a);
     let header: unknown;
     try {
-      header = JSON.parse(text.slice(0, end));
+      header = JSON.parse(_decoder.decode(body.subarray(0, headerEnd)));
     } catch {
       return undefined;
     }
     if (!_isHeader(header)) return undefined;
+    // The docs' lines apart from the header (which is parsed and let go of: a third of the file).
+    const text = _decoder.decode(body.subarray(headerEnd + 1));
     const { paths } = header;
     const docs = new Map<string, number>();
     const starts = new Int32Array(paths.length + 1);
+    let end = -1;
     for (let i = 0; i < paths.length; i++) {
       docs.set(paths[i], i);
       starts[i] = end + 1;

@@ -359,8 +359,9 @@ async function _scan(
     ages,
     agesBefore: cache?.ages(),
     drift: drift?.data,
+    // New history work, or drift data where the cache had none (or none where it had some).
     driftChanged: drift?.changed === true ||
-      (drift?.data === undefined) !== (cache?.hasDrift() === true),
+      (drift?.data !== undefined) !== (cache?.hasDrift() === true),
   });
   if (cachePieces !== undefined && options.onCache !== undefined) {
     await options.onCache(cachePieces);

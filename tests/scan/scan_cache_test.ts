@@ -135,6 +135,27 @@ Deno.test("a second scan takes unchanged docs' facts from the cache and prints t
   assert.deepEqual(statusOf(await facts(repo.path), "a.md"), { kind: "status", value: "done" });
 });
 
+Deno.test("a repeat scan of an unchanged repository with drift history leaves the cache file as it is", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, { "src/a.ts": "export function loadConfig() {}\n" }, DAY);
+  await commitFiles(repo.path, {
+    "src/a.ts": "export function readConfig() {}\n",
+    "a.md": "# A\n\nCall `loadConfig()` in `src/a.ts`.\n",
+  }, "2025-02-01T00:00:00Z");
+  const first = await facts(repo.path);
+  assert.ok(first.drift !== undefined, "the scan read the history");
+  // Settled (git's racy-index rule keeps blob ids only from an index older than the scan), the
+  // next scan writes the docs' blob ids; the one after has nothing new to write.
+  await scanVouched(repo.path, ["a.md"]);
+  const before = await Deno.stat(join(repo.path, CACHE));
+  const body = await cacheBody(repo.path);
+  assert.ok(JSON.parse(body.split("\n")[0]).drift !== null, "the cache keeps the drift history");
+  assert.deepEqual(await facts(repo.path), first);
+  const after = await Deno.stat(join(repo.path, CACHE));
+  // Not written again: the same file (an atomic write renames a new one in).
+  assert.equal(after.ino, before.ino);
+});
+
 Deno.test("under another listing, only docs whose links it touches are checked again", async () => {
   await using repo = await tempRepo();
   await commitFiles(repo.path, {
