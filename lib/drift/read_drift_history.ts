@@ -1,17 +1,19 @@
 /**
  * The git work behind the drift signals (docs/signals.md), a fixed number of
- * git processes per scan whatever the number of docs or elements: one
- * first-parent `git log` (only over the commits since the cached HEAD), one
+ * git processes per scan whatever the number of docs or elements: HEAD's
+ * first-parent history (the pass the git ages made, `GitAges.log`; a
+ * `git log` of its own only when that pass did not read what is needed), one
  * read of HEAD's tree and one of the examined older trees — each tree read
  * once (`ls-tree`, `diff-tree --stdin`, `cat-file --batch`, its blobs once
  * even when trees share them) and searched here for the words not asked of
- * it before. What was learnt is kept in the
- * scan cache ({@linkcode DriftCacheData}).
+ * it before. What was learnt is kept in the scan cache
+ * ({@linkcode DriftCacheData}).
  *
  * @module
  */
 
 import { decodeNulTerminated } from "../core/decode_path.ts";
+import { type FirstParentLog, readFirstParentLog } from "../git/first_parent_log.ts";
 import { runGit } from "../git/run_git.ts";
 
 /** What the scan cache keeps of the history work (see {@linkcode readDriftHistory}). */
@@ -56,6 +58,12 @@ export interface DriftHistoryOptions {
   terms: readonly string[];
   /** What a scan before kept (see {@linkcode parseDriftCache}). */
   known?: DriftCacheData;
+  /**
+   * HEAD's first-parent history as the git ages' pass read it (`GitAges.log`:
+   * whole, or the commits since a HEAD), taken instead of a `git log` of this
+   * module's own wherever it covers what is needed.
+   */
+  log?: FirstParentLog;
 }
 
 /** What {@linkcode readDriftHistory} learnt. */
@@ -107,11 +115,11 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   const { root, head } = options;
   const known = options.known?.key === options.key ? options.known : undefined;
   const wanted = new Set(options.terms);
-  // The HEAD grep needs only HEAD: it runs while the log is read.
+  // The HEAD grep needs only HEAD: it runs while a log of this module's own is read, if any.
   const atHead = known?.head === head ? known.grep[head] : undefined;
   const headAsk = _unasked(wanted, atHead);
   const [data, headFound] = await Promise.all([
-    _chain(root, head, options.key, known, options.isCode),
+    _chain(root, head, options.key, known, options.isCode, options.log),
     headAsk.length === 0
       ? Promise.resolve(new Map<string, Set<string>>())
       : _grep(root, headAsk, [head], options.isCode),
@@ -275,25 +283,12 @@ function _unasked(wanted: ReadonlySet<string>, cached: DriftCacheData["grep"][st
   return [...wanted].filter((term) => !asked.has(term)).sort();
 }
 
-const _LOG = [
-  "log",
-  "--first-parent",
-  "--diff-merges=first-parent",
-  "--root",
-  "--no-renames",
-  "--no-color",
-  "--no-show-signature",
-  "--name-only",
-  "-z",
-  "--format=%x00%H %ct %P",
-];
-const _HEADER = /^([0-9a-f]{40,64}) (\d+)(?: ([0-9a-f]{40,64}))?/;
-
 /**
  * HEAD's first-parent chain and the commits that changed each code path: the
- * known data when HEAD has not moved, else the known data plus one pass over
- * the commits since (when HEAD moved on along its first-parent line), else
- * one pass over the whole history.
+ * known data when HEAD has not moved, else the known data plus the commits
+ * since (when HEAD moved on along its first-parent line), else the whole
+ * history — each from the ages' pass `shared` when it read just that, else
+ * from a `git log` of its own.
  */
 async function _chain(
   root: string,
@@ -301,10 +296,15 @@ async function _chain(
   key: string,
   known: DriftCacheData | undefined,
   isCode: (path: string) => boolean,
+  shared: FirstParentLog | undefined,
 ): Promise<DriftCacheData> {
   if (known?.head === head) return known;
-  if (known !== undefined) {
-    const since = await _log(root, [`${known.head}..${head}`], isCode).catch(() => undefined);
+  const log = shared?.commits[0] === head ? shared : undefined;
+  // A whole history read already is the known data plus the commits since, or more.
+  if (known !== undefined && (log === undefined || log.since !== undefined)) {
+    const since = log?.since === known.head
+      ? _codeChanges(log, isCode)
+      : await _log(root, known.head, head, isCode).catch(() => undefined);
     if (since !== undefined && since.commits.length > 0 && since.parent === known.head) {
       const offset = known.chain.length;
       const paths: Record<string, number[]> = {};
@@ -322,7 +322,9 @@ async function _chain(
       };
     }
   }
-  const all = await _log(root, [head], isCode);
+  const all = log !== undefined && log.since === undefined
+    ? _codeChanges(log, isCode)
+    : await _log(root, undefined, head, isCode);
   return {
     key,
     head,
@@ -333,37 +335,37 @@ async function _chain(
   };
 }
 
-/** One first-parent `git log` pass over `range`: commits oldest first, code paths → their indexes. */
-async function _log(root: string, range: string[], isCode: (path: string) => boolean) {
-  const { stdout } = await runGit(root, [..._LOG, ...range, "--"]);
-  const tokens = decodeNulTerminated(stdout);
-  // Newest first as git lists them; turned around below.
-  const commits: string[] = [];
-  const seconds: number[] = [];
-  const touched: string[][] = [];
-  let parent: string | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    let token = tokens[i];
-    const header = tokens[i - 1] === "" || i === 0 ? _HEADER.exec(token) : null;
-    if (header !== null && (i === 0 || tokens[i - 1] === "")) {
-      commits.push(header[1]);
-      seconds.push(Number(header[2]));
-      touched.push([]);
-      parent = header[3];
-      continue;
-    }
-    if (token === "" || touched.length === 0) continue;
-    if (token.startsWith("\n")) token = token.slice(1);
-    if (token !== "" && isCode(token)) touched.at(-1)!.push(token);
-  }
-  commits.reverse();
-  seconds.reverse();
-  touched.reverse();
+/** One first-parent `git log` pass of this module's own: up to `head`, from after `since`. */
+async function _log(
+  root: string,
+  since: string | undefined,
+  head: string,
+  isCode: (path: string) => boolean,
+) {
+  return _codeChanges((await readFirstParentLog(root, { since, to: head })).log, isCode);
+}
+
+/** A pass's commits oldest first, and its code paths → the indexes of the commits that changed them. */
+function _codeChanges(log: FirstParentLog, isCode: (path: string) => boolean) {
+  const { starts, changed } = log;
+  const count = log.commits.length;
+  // Per path id: 1 code, 2 not, 0 not asked yet.
+  const code = new Uint8Array(log.paths.length);
   const paths: Record<string, number[]> = {};
-  touched.forEach((list, i) => {
-    for (const path of list) (paths[path] ??= []).push(i);
-  });
-  return { commits, seconds, paths, parent };
+  for (let j = 0; j < count; j++) {
+    const i = count - 1 - j; // git lists newest first
+    for (let k = starts[i]; k < starts[i + 1]; k++) {
+      const id = changed[k];
+      if (code[id] === 0) code[id] = isCode(log.paths[id]) ? 1 : 2;
+      if (code[id] === 1) (paths[log.paths[id]] ??= []).push(j);
+    }
+  }
+  return {
+    commits: log.commits.toReversed(),
+    seconds: log.seconds.toReversed(),
+    paths,
+    parent: log.parent,
+  };
 }
 
 /**

@@ -322,6 +322,7 @@ async function _scan(
         shallow: git.shallow,
         history: (await facts!.tip).history,
         ages: git.ages,
+        log: git.log,
       },
       known: cache?.drift(),
     });
