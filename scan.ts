@@ -13,7 +13,6 @@
  */
 
 import { join } from "node:path";
-import { atomicWrite } from "./lib/fs/atomic_write.ts";
 import { atomicWriteChunks } from "./lib/fs/atomic_write_chunks.ts";
 import { scanJsonChunks } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
@@ -117,7 +116,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
       cacheFile: ctx.values["no-cache"] === true ? undefined : await _cacheFile(ctx.root),
       // The cache is written (and let go of) before the artifact is serialised: a lower peak.
       onCache: write
-        ? async (bytes) => _writeCache(await ensureStateDir(ctx.root), bytes, cacheWarnings)
+        ? async (pieces) => _writeCache(await ensureStateDir(ctx.root), pieces, cacheWarnings)
         : undefined,
     });
   } finally {
@@ -173,14 +172,14 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   };
 }
 
-/** Writes the scan cache made when `bytes` is called (if it changed): only a speed-up, so a warning when it cannot be. */
+/** Writes the scan cache, piece by piece as it is made: only a speed-up, so a warning when it cannot be. */
 async function _writeCache(
   dir: string,
-  bytes: () => Uint8Array,
+  pieces: () => Iterable<Uint8Array>,
   warnings: string[],
 ): Promise<void> {
   // A cache that cannot be written leaves the next scan cold, no worse.
-  await atomicWrite(join(dir, SCAN_CACHE_FILE_NAME), bytes()).catch((err) =>
+  await atomicWriteChunks(join(dir, SCAN_CACHE_FILE_NAME), pieces()).catch((err) =>
     warnings.push(
       `${STATE_DIR_NAME}/${SCAN_CACHE_FILE_NAME} could not be written (${
         err instanceof Error ? err.message.split("\n")[0] : String(err)

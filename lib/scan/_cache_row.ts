@@ -117,10 +117,10 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
   } catch {
     return undefined;
   }
-  if (!_isRow(row, listed.length)) return undefined;
-  const second = line.indexOf("\t", tab + 1);
-  if (second < 0) return undefined;
-  return new _CachedEntry(row, line.slice(tab + 1, second), listed, line.slice(second + 1));
+  if (!_isRow(row, listed.length) || line.indexOf("\t", tab + 1) < 0) return undefined;
+  const entry = new _CachedEntry(line, tab, row, listed);
+  _last = { entry, row };
+  return entry;
 }
 
 /** One doc's cached facts: its line count, summary, and the paths it links to. */
@@ -154,30 +154,32 @@ type _Row = readonly unknown[];
 const _ANCHORS = 8;
 
 /**
- * A doc's cached facts, made from its row when asked for: a scan holds
- * 20,000 of these, most of which are only written out again, so each is one
- * object and its row until then.
+ * The row parsed last, with its entry: the scan asks one doc's facts together, so each entry
+ * keeps only its line and is parsed again when another was asked for since (a scan of 100,000
+ * docs holds their lines, not their facts as objects; docs/benchmarks.md "The scanner at scale").
+ */
+let _last: { entry: _CachedEntry; row: _Row } | undefined;
+
+/**
+ * A doc's cached facts, made from its line each time they are asked for: a
+ * scan holds one of these a doc, its line and the few facts every doc is asked
+ * for (its line count and exclusion), nothing made of the rest.
  */
 class _CachedEntry implements CachedDoc, DocSummary {
   readonly lines: number;
   readonly appendOnly: boolean;
-  #row: _Row;
-  #probed: string;
+  readonly hygiene: DocSummary["hygiene"];
+  #line: string;
+  /** Where the row ends (the first tab). */
+  #tab: number;
   #listed: readonly string[];
-  #anchors: Set<string> | undefined;
-  #linkFacts: DocSummary["linkFacts"] | undefined;
-  /** The probed paths, parsed on first need (`null` until then). */
-  #paths: string[] | undefined | null = null;
-  /** The drift facts' text until first asked for (most scans of unchanged docs never ask). */
-  #driftText: string;
-  #drift: DocDriftFacts | undefined | null = null;
 
-  constructor(row: _Row, probed: string, listed: readonly string[], drift: string) {
-    this.#driftText = drift;
-    this.#row = row;
-    this.#probed = probed;
+  constructor(line: string, tab: number, row: _Row, listed: readonly string[]) {
+    this.#line = line;
+    this.#tab = tab;
     this.#listed = listed;
     this.lines = row[0] as number;
+    this.hygiene = (row[1] ?? undefined) as DocSummary["hygiene"];
     this.appendOnly = row[2] as boolean;
   }
 
@@ -185,48 +187,46 @@ class _CachedEntry implements CachedDoc, DocSummary {
     return this;
   }
 
-  /**
-   * Parsed on first need: drift facts that are not well formed count as none (the doc's other
-   * facts were checked whole when its line was read; these are asked for only by the drift
-   * signals, after the docs were read).
-   */
-  get drift(): DocDriftFacts | undefined {
-    if (this.#drift === null) {
-      this.#drift = this.#driftText === "null"
-        ? undefined
-        : _parseDrift(this.#driftText, this.#listed) ?? undefined;
-      this.#driftText = "";
+  /** The row, checked whole when the line was first parsed. */
+  #row(): _Row {
+    if (_last?.entry !== this) {
+      _last = { entry: this, row: JSON.parse(this.#line.slice(0, this.#tab)) as _Row };
     }
-    return this.#drift;
+    return _last.row;
   }
 
-  get hygiene(): DocSummary["hygiene"] {
-    return (this.#row[1] ?? undefined) as DocSummary["hygiene"];
+  /**
+   * Drift facts that are not well formed count as none (the doc's other facts were checked
+   * whole when its line was read; these are asked for only by the drift signals, after the
+   * docs were read).
+   */
+  get drift(): DocDriftFacts | undefined {
+    const text = this.#line.slice(this.#line.indexOf("\t", this.#tab + 1) + 1);
+    return text === "null" ? undefined : _parseDrift(text, this.#listed) ?? undefined;
   }
 
   get status(): string | undefined {
-    return (this.#row[3] ?? undefined) as string | undefined;
+    return (this.#row()[3] ?? undefined) as string | undefined;
   }
 
   get malformedFrontmatter(): DocSummary["malformedFrontmatter"] {
-    const m = this.#row[6] as [number, string, boolean] | null;
+    const m = this.#row()[6] as [number, string, boolean] | null;
     return m === null ? undefined : { line: m[0], reason: m[1], hygiene: m[2] };
   }
 
   get checkboxes(): DocSummary["checkboxes"] {
-    const done = this.#row[4] as number;
-    return done < 0 ? undefined : { done, open: this.#row[5] as number };
+    const row = this.#row();
+    const done = row[4] as number;
+    return done < 0 ? undefined : { done, open: row[5] as number };
   }
 
   get anchors(): Set<string> {
-    return this.#anchors ??= new Set(
-      this.#row.slice(_ANCHORS, _ANCHORS + (this.#row[_ANCHORS - 1] as number)) as string[],
-    );
+    const row = this.#row();
+    return new Set(row.slice(_ANCHORS, _ANCHORS + (row[_ANCHORS - 1] as number)) as string[]);
   }
 
   get linkFacts(): DocSummary["linkFacts"] {
-    if (this.#linkFacts !== undefined) return this.#linkFacts;
-    const row = this.#row;
+    const row = this.#row();
     let i = _ANCHORS + (row[_ANCHORS - 1] as number);
     const broken: BrokenLink[] = [];
     for (let n = row[i++] as number; n > 0; n--, i += 3) {
@@ -250,11 +250,11 @@ class _CachedEntry implements CachedDoc, DocSummary {
     for (let n = row[i++] as number; n > 0; n--, i += 2) {
       missing.push({ kind: "missing_path", line: row[i] as number, path: row[i + 1] as string });
     }
-    return this.#linkFacts = { broken, fragments, missing };
+    return { broken, fragments, missing };
   }
 
   get suppressions(): DocSummary["suppressions"] {
-    const row = this.#row;
+    const row = this.#row();
     let i = _suppressionsAt(row);
     const n = row[i++] as number;
     if (n === 0) return undefined;
@@ -270,9 +270,8 @@ class _CachedEntry implements CachedDoc, DocSummary {
     return out;
   }
 
-  /** Made anew each time: only counting (once) and rare rewrites ask. */
   get targets(): string[] {
-    const row = this.#row;
+    const row = this.#row();
     const at = row.length - (row[_targetsAt(row)] as number);
     const targets: string[] = [];
     for (let i = at; i < row.length; i++) targets.push(storedPath(row[i], this.#listed)!);
@@ -280,14 +279,15 @@ class _CachedEntry implements CachedDoc, DocSummary {
   }
 
   probed(): string[] | undefined {
-    if (this.#paths === null) {
-      try {
-        this.#paths = _paths(JSON.parse(this.#probed), this.#listed);
-      } catch {
-        this.#paths = undefined;
-      }
+    const line = this.#line;
+    try {
+      return _paths(
+        JSON.parse(line.slice(this.#tab + 1, line.indexOf("\t", this.#tab + 1))),
+        this.#listed,
+      );
+    } catch {
+      return undefined;
     }
-    return this.#paths;
   }
 }
 

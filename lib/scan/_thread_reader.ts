@@ -149,6 +149,9 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
           facts.probed,
           summarizer.indexOf,
         );
+        // The line holds the facts: the summary is not handed over, and the scan keeps only the
+        // line (the facts made from it when asked; see `parseCacheRow`).
+        read.summary = undefined;
       }
     }
   } catch (err) {
@@ -162,7 +165,7 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
 /** A text doc left unanalysed by {@linkcode _analysed} until the full YAML parser is loaded. */
 function _waitsForYaml(read: FileRead): boolean {
   return read.kind === "text" && !read.cached && read.analysis === undefined &&
-    read.summary === undefined;
+    read.summary === undefined && read.cacheEntry === undefined;
 }
 
 /** What one reading thread works with (see {@linkcode threadReader}). */

@@ -17,6 +17,7 @@ import { DiskRecord } from "../links/disk_record.ts";
 import type { FileRead } from "./scan_docs.ts";
 import { ReadHelper, runHelper } from "./_read_helper.ts";
 import { readAnalysedBatch, threadReader } from "./_thread_reader.ts";
+import { parseCacheRow } from "./_cache_row.ts";
 
 // The helper threads' handle is part of this module's interface (`ReadDocsOptions.helpers`).
 export { ReadHelper };
@@ -320,6 +321,13 @@ export async function readDocs(
       await readAnalysedBatch(root, paths, i, i + 1, regular, uncached, results, 0);
     }
     const read = results[i]!;
+    // A doc analysed for the cache comes with its line, not its summary: the facts are made from
+    // the line when asked for (a doc's line is a fraction of its summary's size).
+    if (typeof read === "object" && read.kind === "text" && read.summary === undefined) {
+      if (read.cacheEntry !== undefined) {
+        read.summary = parseCacheRow(read.cacheEntry, links!.paths)?.summary;
+      }
+    }
     if (typeof read !== "string") reads.set(paths[i], read);
     else if (read !== "") warnings.push(`${_show(paths[i])}: ${read}; it was left out`);
   }

@@ -30,7 +30,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 8`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 9`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -107,10 +107,11 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * made under, and each doc's key; a doc's entry is parsed when it is asked
  * for. It also keeps the git ages the scan had (see `KnownAges`), and the
  * blob id of each doc whose bytes were git's (so that a doc git vouches still
- * has them is not even read). The file: a checksum line (the fingerprint of
- * every byte after it), a header line (JSON: the version, listing, disk
- * answers, git ages and each doc's path, key and blob id), then each doc's
- * line, in the same order.
+ * has them is not even read). The file: a header line (JSON: the version,
+ * listing, disk answers, git ages and each doc's path, key and blob id), each
+ * doc's line in the same order, then a checksum line (of every byte before it,
+ * taken a piece at a time: the file is written as it is made, never held
+ * whole).
  *
  * @example
  * ```ts
@@ -121,7 +122,8 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * const listing = cacheListing({ paths: ["a.md"], nonFiles: [], opaque: [] });
  * const line = "[2,null,false,null,-1,-1,null,0,0,0,0,0,1,0]\t[]\tnull"; // see encodeCacheEntry
  * const disk = new DiskRecord([["sdist", "exists"]]);
- * const bytes = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
+ * const pieces = ScanCache.format(listing, disk, [["a.md", "4/3:a:b", line, ""]]);
+ * const bytes = Uint8Array.from(pieces.flatMap((piece) => [...piece]));
  * const cache = ScanCache.parse(bytes);
  * assert.deepEqual(cache?.source(), { paths: ["a.md"], nonFiles: [], opaque: [] });
  * assert.deepEqual(cache?.disk.entries(), [["sdist", "exists"]]);
@@ -129,7 +131,7 @@ export function listingIndex(paths: readonly string[]): (path: string) => number
  * assert.deepEqual(cache?.doc("a.md", ["a.md"])?.targets, ["a.md"]);
  * // Not a cache of this version, or not these bytes: not used.
  * assert.equal(ScanCache.parse(new TextEncoder().encode("{}\n")), undefined);
- * bytes[bytes.length - 3] ^= 1;
+ * bytes[10] ^= 1;
  * assert.equal(ScanCache.parse(bytes), undefined);
  * ```
  */
@@ -174,10 +176,11 @@ export class ScanCache {
    * a doc's line that is not well formed is found when it is asked for.
    */
   static parse(bytes: Uint8Array): ScanCache | undefined {
-    const sumEnd = bytes.indexOf(0x0a);
-    if (sumEnd < 0) return undefined;
-    const body = bytes.subarray(sumEnd + 1);
-    if (_decoder.decode(bytes.subarray(0, sumEnd)) !== contentFingerprint(body)) {
+    if (bytes.at(-1) !== 0x0a) return undefined;
+    const sumStart = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
+    if (sumStart === 0) return undefined;
+    const body = bytes.subarray(0, sumStart);
+    if (_decoder.decode(bytes.subarray(sumStart, bytes.length - 1)) !== cacheChecksum(body)) {
       return undefined;
     }
     const text = _decoder.decode(body);
@@ -206,54 +209,43 @@ export class ScanCache {
 
   /**
    * The bytes of a cache made under `listing` (see {@linkcode cacheListing})
-   * and `disk`: a checksum line, a header line, then each doc's line (from
+   * and `disk`, in pieces as they are made: a header line, each doc's line (from
    * {@linkcode encodeCacheEntry}), given with the doc's path, key and blob id
    * ("" for none); with the git ages `known` (listed paths stored by
-   * `indexOf`, as in the lines).
+   * `indexOf`, as in the lines), then the checksum line.
    */
-  static format(
+  static *format(
     listing: string,
     disk: DiskRecord,
     docs: readonly (readonly [path: string, key: string, line: string, oid: string])[],
     known?: { ages: KnownAges; indexOf: (path: string) => number },
     drift?: DriftCacheData,
-  ): Uint8Array {
-    const history: _History | null = known === undefined ? null : {
-      head: known.ages.head,
-      history: known.ages.history,
-      ages: known.ages.ages.entries().map(([path, seconds]): [string | number, number] => {
+  ): Generator<Uint8Array> {
+    const out = new _Pieces();
+    // The header line, a field at a time (never the whole header as one string: at 100,000 docs
+    // it is ~25 MB), then each doc's line.
+    yield* out.put(`{"dochygiene_scan_cache":${JSON.stringify(_ENGINE)},"listing":`);
+    yield* out.put(JSON.stringify(listing));
+    // Sorted: the same facts make the same file.
+    const answers = disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    yield* out.put(`,"disk":${JSON.stringify(answers)},"history":`);
+    if (known === undefined) yield* out.put("null");
+    else {
+      const { head, history, ages } = known.ages;
+      yield* out.put(`{"head":${JSON.stringify(head)},"history":${JSON.stringify(history)}`);
+      yield* out.list(',"ages":', ages.entries(), ([path, seconds]) => {
         const index = known.indexOf(path);
-        return [index >= 0 ? index : path, seconds];
-      }).toArray(),
-    };
-    const header = JSON.stringify({
-      dochygiene_scan_cache: _ENGINE,
-      listing,
-      // Sorted: the same facts make the same file.
-      disk: disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
-      history,
-      drift: drift ?? null,
-      paths: docs.map(([path]) => path),
-      keys: docs.map(([, key]) => key),
-      oids: docs.map(([, , , oid]) => oid),
-    });
-    // The body is encoded line by line after room for the checksum line, which is then put just
-    // before it: never the body whole as a string (an ASCII line's length in bytes is its length;
-    // else it is measured).
-    const room = 64;
-    const sizeOf = (text: string) =>
-      /[\u0080-\uffff]/.test(text) ? _encoder.encode(text).length : text.length;
-    let size = sizeOf(header) + 1;
-    for (const [, , line] of docs) size += sizeOf(line) + 1;
-    const bytes = new Uint8Array(room + size);
-    let at = room;
-    for (const text of [header, ...docs.values().map(([, , line]) => line)]) {
-      at += _encoder.encodeInto(text, bytes.subarray(at)).written;
-      bytes[at++] = 0x0a;
+        return `[${index >= 0 ? index : JSON.stringify(path)},${seconds}]`;
+      });
+      yield* out.put("}");
     }
-    const sum = _encoder.encode(`${contentFingerprint(bytes.subarray(room))}\n`);
-    bytes.set(sum, room - sum.length);
-    return bytes.subarray(room - sum.length);
+    yield* out.put(`,"drift":${JSON.stringify(drift ?? null)}`);
+    yield* out.list(',"paths":', docs.values(), ([path]) => JSON.stringify(path));
+    yield* out.list(',"keys":', docs.values(), ([, key]) => JSON.stringify(key));
+    yield* out.list(',"oids":', docs.values(), ([, , , oid]) => JSON.stringify(oid));
+    yield* out.put("}\n");
+    for (const [, , line] of docs) yield* out.put(`${line}\n`);
+    yield* out.end();
   }
 
   /** How many docs have an entry. */
@@ -411,6 +403,104 @@ function _knownAges(history: _History, listed: readonly string[] | undefined): K
     ages.set(path, seconds);
   }
   return { head: history.head, history: history.history, ages };
+}
+
+/** The cache file is written, and checked, in pieces of this many bytes. */
+const _PIECE = 1 << 20;
+
+/**
+ * The checksum line's text for a cache's `body` (every byte before that
+ * line): the fingerprint of the fingerprints of its pieces of 1 MiB, so that a
+ * file written piece by piece is signed without being held whole.
+ *
+ * @example
+ * ```ts
+ * import { cacheChecksum } from "./scan_cache.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const body = new TextEncoder().encode("{}\n");
+ * assert.equal(cacheChecksum(body), cacheChecksum(body.slice()));
+ * assert.notEqual(cacheChecksum(body), cacheChecksum(new TextEncoder().encode("{ }\n")));
+ * ```
+ */
+export function cacheChecksum(body: Uint8Array): string {
+  const sums: string[] = [];
+  for (let at = 0; at < body.length; at += _PIECE) {
+    sums.push(contentFingerprint(body.subarray(at, at + _PIECE)));
+  }
+  return _pieceSums(sums);
+}
+
+function _pieceSums(sums: readonly string[]): string {
+  return contentFingerprint(_encoder.encode(sums.join(" ")));
+}
+
+/**
+ * Text encoded as UTF-8 into pieces of {@linkcode _PIECE} bytes, each handed out when full,
+ * then the last one and the checksum line ({@linkcode cacheChecksum}).
+ */
+class _Pieces {
+  #piece = new Uint8Array(_PIECE);
+  #at = 0;
+  #sums: string[] = [];
+
+  /** Puts `text`, handing out the pieces it fills. */
+  *put(text: string): Generator<Uint8Array> {
+    let from = 0;
+    while (true) {
+      const { read, written } = _encoder.encodeInto(
+        from === 0 ? text : text.slice(from),
+        this.#piece.subarray(this.#at),
+      );
+      this.#at += written;
+      from += read;
+      if (from === text.length) break;
+      // The next character does not fit whole: its bytes end this piece and begin the next.
+      const units = text.codePointAt(from)! > 0xffff ? 2 : 1;
+      const bytes = _encoder.encode(text.slice(from, from + units));
+      const fits = _PIECE - this.#at;
+      this.#piece.set(bytes.subarray(0, fits), this.#at);
+      this.#at = _PIECE;
+      yield this.#full();
+      this.#piece.set(bytes.subarray(fits));
+      this.#at = bytes.length - fits;
+      from += units;
+      if (from === text.length) break;
+    }
+    if (this.#at === _PIECE) yield this.#full();
+  }
+
+  /** Puts `prefix`, then `items` made text by `show` as a JSON array, a thousand at a time. */
+  *list<T>(prefix: string, items: Iterable<T>, show: (item: T) => string): Generator<Uint8Array> {
+    yield* this.put(`${prefix}[`);
+    let batch: string[] = [];
+    let first = true;
+    for (const item of items) {
+      batch.push(show(item));
+      if (batch.length === 1000) {
+        yield* this.put(`${first ? "" : ","}${batch.join(",")}`);
+        batch = [];
+        first = false;
+      }
+    }
+    yield* this.put(`${first || batch.length === 0 ? "" : ","}${batch.join(",")}]`);
+  }
+
+  /** The last piece and the checksum line. */
+  *end(): Generator<Uint8Array> {
+    const last = this.#piece.subarray(0, this.#at);
+    if (last.length > 0) this.#sums.push(contentFingerprint(last));
+    yield last;
+    yield _encoder.encode(`${_pieceSums(this.#sums)}\n`);
+  }
+
+  #full(): Uint8Array {
+    const piece = this.#piece;
+    this.#sums.push(contentFingerprint(piece));
+    this.#piece = new Uint8Array(_PIECE);
+    this.#at = 0;
+    return piece;
+  }
 }
 
 const _decoder = new TextDecoder();

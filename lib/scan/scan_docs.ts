@@ -341,13 +341,16 @@ export function scanDocs(input: ScanInput): ScanArtifact {
       bytes: read.bytes,
       lines: read.lines,
     }];
-    if (doc?.checkboxes) {
-      list.push({ kind: "checkboxes", done: doc.checkboxes.done, open: doc.checkboxes.open });
-    }
+    // Each fact asked for once, before another doc's are (a summary may be made from its cache
+    // line when asked; see `parseCacheRow`).
+    const checkboxes = doc?.checkboxes;
+    const status = doc?.status;
+    const malformed = doc?.malformedFrontmatter;
+    const suppressions = doc?.suppressions;
+    if (checkboxes) list.push({ kind: "checkboxes", done: checkboxes.done, open: checkboxes.open });
     const date = datedName(path);
     if (date !== undefined) list.push({ kind: "dated_name", date });
-    if (doc?.status !== undefined) list.push({ kind: "status", value: doc.status });
-    const malformed = doc?.malformedFrontmatter;
+    if (status !== undefined) list.push({ kind: "status", value: status });
     if (malformed !== undefined) list.push({ kind: "malformed_frontmatter", ...malformed });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
@@ -355,8 +358,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push({ kind: "inbound_links", count });
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc, analysed, headings, site, tails);
-    if (doc?.suppressions !== undefined) suppressSignals(path, list, doc.suppressions, suppressed);
+    if (doc) _linkFindings(list, path, doc.linkFacts, analysed, headings, site, tails);
+    if (suppressions !== undefined) suppressSignals(path, list, suppressions, suppressed);
     signals[path] = list;
   }
 
@@ -432,13 +435,13 @@ const _RENDERED = /\.(md|markdown)$/i;
 function _linkFindings(
   list: Signal[],
   path: string,
-  doc: DocSummary,
+  linkFacts: DocSummary["linkFacts"],
   analysed: ReadonlyMap<string, { read: FileRead & { kind: "text" }; doc: DocSummary }>,
   headings: Map<string, ReadonlySet<string> | null>,
   site: (() => SiteLinkCheck) | undefined,
   tails: () => TailIndex,
 ): void {
-  const { broken, fragments, missing } = doc.linkFacts;
+  const { broken, fragments, missing } = linkFacts;
   // Under a docs renderer, a page's links broken by GitHub's rules may lead to a page.
   const check = site?.();
   const inSite = check?.covers(path) === true;

@@ -62,16 +62,16 @@ export interface ScanRepositoryOptions {
    * The scan cache file (see `scan_cache.ts`): read (when it is a regular
    * file), its facts taken for docs they still hold for (same bytes; nothing
    * in the listing or on disk their link check looked at changed), and the
-   * new cache handed back as `cacheBytes`. Not with `keepLinks` (the cache
+   * new cache handed back as `cachePieces`. Not with `keepLinks` (the cache
    * keeps no links).
    */
   cacheFile?: string;
   /**
-   * With `cacheFile`: takes the new cache (made when called; not called when it would not
-   * change) as soon as it is made, so that the caller writes it and lets go of it before the
-   * artifact is serialised; `cacheBytes` is then not handed back.
+   * With `cacheFile`: takes the new cache (its bytes in pieces, made as they are asked for;
+   * not called when it would not change) as soon as the signals are made, so that the caller
+   * writes it before the artifact is serialised; `cachePieces` is then not handed back.
    */
-  onCache?: (bytes: () => Uint8Array) => Promise<void>;
+  onCache?: (pieces: () => Iterable<Uint8Array>) => Promise<void>;
 }
 
 /** The artifact and the problems that did not stop the scan. */
@@ -83,10 +83,10 @@ export interface ScanOutcome {
   /** With `keepLinks`: each shortlisted doc's links (binary docs have none). */
   links?: Map<string, DocLink[]>;
   /**
-   * With `cacheFile`: the new cache to write there (made when called), `undefined` when it
-   * would not change.
+   * With `cacheFile`: the new cache to write there (its bytes in pieces, made as they are
+   * asked for), `undefined` when it would not change.
    */
-  cacheBytes?: () => Uint8Array;
+  cachePieces?: () => Iterable<Uint8Array>;
 }
 
 /**
@@ -338,7 +338,7 @@ async function _scan(
     if (suppressed.total > 0) artifact.suppressed = suppressed;
     if (drift.note !== undefined) artifact.drift = drift.note;
   }
-  let cacheBytes = listed === undefined ? undefined : _newCache({
+  let cachePieces = listed === undefined ? undefined : _newCache({
     paths,
     reads,
     taken,
@@ -354,11 +354,11 @@ async function _scan(
     driftChanged: drift?.changed === true ||
       (drift?.data === undefined) !== (cache?.hasDrift() === true),
   });
-  if (cacheBytes !== undefined && options.onCache !== undefined) {
-    await options.onCache(cacheBytes);
-    cacheBytes = undefined;
+  if (cachePieces !== undefined && options.onCache !== undefined) {
+    await options.onCache(cachePieces);
+    cachePieces = undefined;
   }
-  if (!options.keepLinks) return { artifact, warnings, cacheBytes };
+  if (!options.keepLinks) return { artifact, warnings, cachePieces };
   const links = new Map<string, DocLink[]>();
   for (const path of artifact.shortlist) {
     const read = reads.get(path);
@@ -460,7 +460,7 @@ interface _NewCache {
  * others' new ones, under this listing and the disk answers of both;
  * `undefined` when it would be the cache as it was.
  */
-function _newCache(c: _NewCache): (() => Uint8Array) | undefined {
+function _newCache(c: _NewCache): (() => Iterable<Uint8Array>) | undefined {
   const { cache, ages } = c;
   // Ages read complete are kept for the next scan, which starts from them (see `KnownAges`).
   const known: KnownAges | undefined = ages?.head !== undefined && ages.history !== undefined

@@ -225,14 +225,15 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   await driftRepo(repo.path);
   const cacheFile = join(repo.path, ".git", "drift-cache.json");
   const first = await scan(repo.path, defaultConfig(), cacheFile);
-  await Deno.writeFile(cacheFile, first.cacheBytes!());
+  const firstCache = joined(first.cachePieces!());
+  await Deno.writeFile(cacheFile, firstCache);
   const repeat = await scan(repo.path, defaultConfig(), cacheFile);
   assert.deepEqual(repeat.artifact.signals, first.artifact.signals);
   // The history work is kept as it was (the cache may be rewritten for the docs' blob ids alone:
   // git's racy-index rule, see scan_cache.ts).
-  const kept = ScanCache.parse(first.cacheBytes!())!.drift()!;
-  if (repeat.cacheBytes !== undefined) {
-    assert.deepEqual(ScanCache.parse(repeat.cacheBytes())!.drift(), kept);
+  const kept = ScanCache.parse(firstCache)!.drift()!;
+  if (repeat.cachePieces !== undefined) {
+    assert.deepEqual(ScanCache.parse(joined(repeat.cachePieces()))!.drift(), kept);
   }
   await commitFiles(
     repo.path,
@@ -242,7 +243,7 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   const warm = await scan(repo.path, defaultConfig(), cacheFile);
   const cold = await scan(repo.path);
   // Only the new commit was read: the chain grew by one, the trees examined before kept their answers.
-  const after = ScanCache.parse(warm.cacheBytes!())!.drift()!;
+  const after = ScanCache.parse(joined(warm.cachePieces!()))!.drift()!;
   assert.deepEqual(after.chain.slice(0, -1), kept.chain);
   for (const [commit, answer] of Object.entries(kept.grep)) {
     if (commit !== kept.head && after.grep[commit]) assert.deepEqual(after.grep[commit], answer);
@@ -270,3 +271,15 @@ Deno.test("the text summary has a section for each drift signal", async () => {
     "reviews due: 1 in 1 doc\n  due.md  reviewed 2025-01-01, 151 days ago (every 30 days)\n",
   ));
 });
+
+/** A cache's pieces as one byte array. */
+function joined(pieces: Iterable<Uint8Array>): Uint8Array {
+  const list = [...pieces];
+  const bytes = new Uint8Array(list.reduce((size, piece) => size + piece.length, 0));
+  let at = 0;
+  for (const piece of list) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
+}

@@ -12,10 +12,10 @@ import {
   writeFiles,
 } from "../support/helpers.ts";
 import type { ScanArtifact } from "../../lib/scan/scan_docs.ts";
-import { contentFingerprint } from "../../lib/core/content_fingerprint.ts";
 import { defaultConfig } from "../../lib/config/load_config.ts";
 import { fixedClock } from "../../lib/core/clock.ts";
 import { scanRepository } from "../../lib/scan/scan_repository.ts";
+import { cacheChecksum } from "../../lib/scan/scan_cache.ts";
 
 const NOW = "2026-11-30T03:36:18.000Z";
 const DAY = "2026-10-01T00:00:00Z";
@@ -82,16 +82,16 @@ async function assertCachedScanExact(cwd: string, step = ""): Promise<void> {
   assert.deepEqual(cached, cold, step);
 }
 
-/** The cache's text after its checksum line: the header line, then one line per doc. */
+/** The cache's text before its checksum line: the header line, then one line per doc. */
 async function cacheBody(root: string): Promise<string> {
   const text = await Deno.readTextFile(join(root, CACHE));
-  return text.slice(text.indexOf("\n") + 1);
+  return text.slice(0, text.lastIndexOf("\n", text.length - 2) + 1);
 }
 
-/** Writes `body` as the cache, under the checksum it needs to be read at all. */
+/** Writes `body` as the cache, with the checksum it needs to be read at all. */
 async function writeCache(root: string, body: string): Promise<void> {
   const bytes = new TextEncoder().encode(body);
-  await Deno.writeTextFile(join(root, CACHE), `${contentFingerprint(bytes)}\n${body}`);
+  await Deno.writeTextFile(join(root, CACHE), `${body}${cacheChecksum(bytes)}\n`);
 }
 
 /** A doc's cache line with its facts (the JSON before the tab) edited. */
@@ -587,14 +587,16 @@ Deno.test("a same-size rewrite that puts the mtime back, in the second git wrote
     await Deno.utime(join(root, "a.md"), old, old);
     await git(root, ["add", "-A"]);
     const second = Math.floor(Date.now() / 1000);
-    const { cacheBytes } = await scanRepository({
+    const { cachePieces } = await scanRepository({
       root,
       config: defaultConfig(),
       clock: fixedClock(new Date(NOW)),
       cacheFile,
     });
     await Deno.mkdir(join(root, ".dochygiene"), { recursive: true });
-    if (cacheBytes !== undefined) await Deno.writeFile(cacheFile, cacheBytes());
+    if (cachePieces !== undefined) {
+      await Deno.writeFile(cacheFile, ReadableStream.from(cachePieces()));
+    }
     await writeFiles(root, { "a.md": "# A\nsee `src/b.ts`\n" });
     await Deno.utime(join(root, "a.md"), old, old);
     raced = Math.floor(Date.now() / 1000) === second;
