@@ -115,6 +115,7 @@ export {
 export { type GitFacts, readGitFacts } from "./lib/git/read_git_facts.ts";
 export { type CandidateListing } from "./lib/git/list_candidates.ts";
 export { type GitAges, type GitTip, type KnownAges } from "./lib/git/read_git_ages.ts";
+export { type FirstParentLog } from "./lib/git/first_parent_log.ts";
 export { type DocLink } from "./lib/markdown/extract_links.ts";
 export {
   type ExclusionReason,

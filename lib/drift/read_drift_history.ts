@@ -1,18 +1,19 @@
 /**
  * The git work behind the drift signals (docs/signals.md), a fixed number of
- * git processes per scan whatever the number of docs or elements: one
- * first-parent `git log` (only over the commits since the cached HEAD), one
- * read of HEAD's tree and one of the examined older trees — each tree read
- * once (`ls-tree`, `diff-tree --stdin`, `cat-file --batch`, its blobs once
- * even when trees share them) and searched here for the words not asked of
- * it before. What was learnt is kept in the
+ * git processes per scan whatever the number of docs or elements: HEAD's
+ * first-parent history (the pass the git ages made, `GitAges.log`; a
+ * `git log` of its own only when that pass did not read what is needed), one
+ * listing of HEAD's tree (`ls-tree`), one `diff-tree --stdin` from it to the
+ * examined older trees, and their code blobs read once each (`cat-file
+ * --batch`: HEAD's, then those of the older trees HEAD's did not hold), each
+ * searched here once for every word wanted. What was learnt is kept in the
  * scan cache ({@linkcode DriftCacheData}).
  *
  * @module
  */
 
-import { decodeNulTerminated } from "../core/decode_path.ts";
-import { runGit } from "../git/run_git.ts";
+import { type FirstParentLog, readFirstParentLog } from "../git/first_parent_log.ts";
+import { CodeTrees } from "./_code_trees.ts";
 
 /** What the scan cache keeps of the history work (see {@linkcode readDriftHistory}). */
 export interface DriftCacheData {
@@ -56,6 +57,12 @@ export interface DriftHistoryOptions {
   terms: readonly string[];
   /** What a scan before kept (see {@linkcode parseDriftCache}). */
   known?: DriftCacheData;
+  /**
+   * HEAD's first-parent history as the git ages' pass read it (`GitAges.log`:
+   * whole, or the commits since a HEAD), taken instead of a `git log` of this
+   * module's own wherever it covers what is needed.
+   */
+  log?: FirstParentLog;
 }
 
 /** What {@linkcode readDriftHistory} learnt. */
@@ -107,14 +114,15 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   const { root, head } = options;
   const known = options.known?.key === options.key ? options.known : undefined;
   const wanted = new Set(options.terms);
-  // The HEAD grep needs only HEAD: it runs while the log is read.
+  const trees = new CodeTrees(root, head, wanted, options.isCode);
+  // The HEAD grep needs only HEAD: it runs while a log of this module's own is read, if any.
   const atHead = known?.head === head ? known.grep[head] : undefined;
   const headAsk = _unasked(wanted, atHead);
   const [data, headFound] = await Promise.all([
-    _chain(root, head, options.key, known, options.isCode),
+    _chain(root, head, options.key, known, options.isCode, options.log),
     headAsk.length === 0
       ? Promise.resolve(new Map<string, Set<string>>())
-      : _grep(root, headAsk, [head], options.isCode),
+      : trees.search(headAsk, [head]),
   ]);
   let changed = data !== known;
   const grep: DriftCacheData["grep"] = {};
@@ -144,7 +152,7 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   // One grep over every sampled tree, for the words any of them was not asked for yet.
   const asks = new Set<string>();
   const commits: string[] = [];
-  for (const i of [...samples].reverse()) {
+  for (const i of samples) {
     const commit = data.chain[i];
     const missing = _unasked(new Set(absent), known?.grep[commit]);
     if (missing.length > 0) commits.push(commit);
@@ -152,7 +160,7 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   }
   const found = asks.size === 0
     ? new Map<string, Set<string>>()
-    : await _grep(root, [...asks].sort(), commits, options.isCode);
+    : await trees.search([...asks].sort(), commits);
   for (const i of samples) {
     const commit = data.chain[i];
     keep(commit, commits.includes(commit) ? [...asks] : [], found.get(commit));
@@ -275,25 +283,12 @@ function _unasked(wanted: ReadonlySet<string>, cached: DriftCacheData["grep"][st
   return [...wanted].filter((term) => !asked.has(term)).sort();
 }
 
-const _LOG = [
-  "log",
-  "--first-parent",
-  "--diff-merges=first-parent",
-  "--root",
-  "--no-renames",
-  "--no-color",
-  "--no-show-signature",
-  "--name-only",
-  "-z",
-  "--format=%x00%H %ct %P",
-];
-const _HEADER = /^([0-9a-f]{40,64}) (\d+)(?: ([0-9a-f]{40,64}))?/;
-
 /**
  * HEAD's first-parent chain and the commits that changed each code path: the
- * known data when HEAD has not moved, else the known data plus one pass over
- * the commits since (when HEAD moved on along its first-parent line), else
- * one pass over the whole history.
+ * known data when HEAD has not moved, else the known data plus the commits
+ * since (when HEAD moved on along its first-parent line), else the whole
+ * history — each from the ages' pass `shared` when it read just that, else
+ * from a `git log` of its own.
  */
 async function _chain(
   root: string,
@@ -301,10 +296,15 @@ async function _chain(
   key: string,
   known: DriftCacheData | undefined,
   isCode: (path: string) => boolean,
+  shared: FirstParentLog | undefined,
 ): Promise<DriftCacheData> {
   if (known?.head === head) return known;
-  if (known !== undefined) {
-    const since = await _log(root, [`${known.head}..${head}`], isCode).catch(() => undefined);
+  const log = shared?.commits[0] === head ? shared : undefined;
+  // A whole history read already is the known data plus the commits since, or more.
+  if (known !== undefined && (log === undefined || log.since !== undefined)) {
+    const since = log?.since === known.head
+      ? _codeChanges(log, isCode)
+      : await _log(root, known.head, head, isCode).catch(() => undefined);
     if (since !== undefined && since.commits.length > 0 && since.parent === known.head) {
       const offset = known.chain.length;
       const paths: Record<string, number[]> = {};
@@ -322,7 +322,9 @@ async function _chain(
       };
     }
   }
-  const all = await _log(root, [head], isCode);
+  const all = log !== undefined && log.since === undefined
+    ? _codeChanges(log, isCode)
+    : await _log(root, undefined, head, isCode);
   return {
     key,
     head,
@@ -333,157 +335,35 @@ async function _chain(
   };
 }
 
-/** One first-parent `git log` pass over `range`: commits oldest first, code paths → their indexes. */
-async function _log(root: string, range: string[], isCode: (path: string) => boolean) {
-  const { stdout } = await runGit(root, [..._LOG, ...range, "--"]);
-  const tokens = decodeNulTerminated(stdout);
-  // Newest first as git lists them; turned around below.
-  const commits: string[] = [];
-  const seconds: number[] = [];
-  const touched: string[][] = [];
-  let parent: string | undefined;
-  for (let i = 0; i < tokens.length; i++) {
-    let token = tokens[i];
-    const header = tokens[i - 1] === "" || i === 0 ? _HEADER.exec(token) : null;
-    if (header !== null && (i === 0 || tokens[i - 1] === "")) {
-      commits.push(header[1]);
-      seconds.push(Number(header[2]));
-      touched.push([]);
-      parent = header[3];
-      continue;
-    }
-    if (token === "" || touched.length === 0) continue;
-    if (token.startsWith("\n")) token = token.slice(1);
-    if (token !== "" && isCode(token)) touched.at(-1)!.push(token);
-  }
-  commits.reverse();
-  seconds.reverse();
-  touched.reverse();
-  const paths: Record<string, number[]> = {};
-  touched.forEach((list, i) => {
-    for (const path of list) (paths[path] ??= []).push(i);
-  });
-  return { commits, seconds, paths, parent };
-}
-
-/**
- * Which of `terms` the code files of each of `commits` (oldest first) have as
- * whole words: commit → the terms found. Three git processes whatever the
- * number of commits and terms: `ls-tree` of the oldest tree, one `diff-tree
- * --stdin` from each tree to the next, one `cat-file --batch` of every code
- * blob they hold once (trees share most blobs); the words are matched here
- * (see {@linkcode _blobWords}), not by git, whose cost grows with the number
- * of patterns.
- */
-async function _grep(
+/** One first-parent `git log` pass of this module's own: up to `head`, from after `since`. */
+async function _log(
   root: string,
-  terms: readonly string[],
-  commits: readonly string[],
+  since: string | undefined,
+  head: string,
   isCode: (path: string) => boolean,
-): Promise<Map<string, Set<string>>> {
-  const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
-  if (commits.length === 0 || terms.length === 0) return found;
-  const codeOf = new Map<string, boolean>();
-  const code = (path: string) => {
-    let yes = codeOf.get(path);
-    if (yes === undefined) codeOf.set(path, yes = isCode(path));
-    return yes;
+) {
+  return _codeChanges((await readFirstParentLog(root, { since, to: head })).log, isCode);
+}
+
+/** A pass's commits oldest first, and its code paths → the indexes of the commits that changed them. */
+function _codeChanges(log: FirstParentLog, isCode: (path: string) => boolean) {
+  const { starts, changed } = log;
+  const count = log.commits.length;
+  // Per path id: 1 code, 2 not, 0 not asked yet.
+  const code = new Uint8Array(log.paths.length);
+  const paths: Record<string, number[]> = {};
+  for (let j = 0; j < count; j++) {
+    const i = count - 1 - j; // git lists newest first
+    for (let k = starts[i]; k < starts[i + 1]; k++) {
+      const id = changed[k];
+      if (code[id] === 0) code[id] = isCode(log.paths[id]) ? 1 : 2;
+      if (code[id] === 1) (paths[log.paths[id]] ??= []).push(j);
+    }
+  }
+  return {
+    commits: log.commits.toReversed(),
+    seconds: log.seconds.toReversed(),
+    paths,
+    parent: log.parent,
   };
-  const tree = new Map<string, string>();
-  const listed = await runGit(root, ["ls-tree", "-r", "-z", "--full-tree", commits[0]]);
-  for (const entry of decodeNulTerminated(listed.stdout)) {
-    const tab = entry.indexOf("\t");
-    const [mode, type, oid] = entry.slice(0, tab).split(" ");
-    const path = entry.slice(tab + 1);
-    if (type === "blob" && _REGULAR.has(mode) && code(path)) tree.set(path, oid);
-  }
-  const trees: string[][] = [[...tree.values()]];
-  if (commits.length > 1) {
-    const stdin = commits.slice(1).map((c, i) => `${c} ${commits[i]}\n`).join("");
-    const diff = await runGit(
-      root,
-      ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin"],
-      { stdin },
-    );
-    const tokens = decodeNulTerminated(diff.stdout);
-    let started = false;
-    for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i];
-      if (!token.startsWith(":")) {
-        // A commit's header: the tree before it is complete.
-        if (started) trees.push([...tree.values()]);
-        started = true;
-        continue;
-      }
-      const [, mode, , oid, status] = token.slice(1).split(" ");
-      const path = tokens[++i];
-      if (status === "D" || !_REGULAR.has(mode) || !code(path)) tree.delete(path);
-      else tree.set(path, oid);
-    }
-    if (started) trees.push([...tree.values()]);
-  }
-  const oids = [...new Set(trees.flat())];
-  const wanted = new Set(terms);
-  const words = new Map<string, Set<string>>();
-  if (oids.length > 0) {
-    const { stdout } = await runGit(root, ["cat-file", "--batch"], {
-      stdin: oids.join("\n") + "\n",
-    });
-    for (let at = 0; at < stdout.length;) {
-      const eol = stdout.indexOf(0x0a, at);
-      if (eol < 0) break;
-      const [oid, type, size] = _ascii(stdout, at, eol).split(" ");
-      if (type !== "blob") {
-        at = eol + 1;
-        continue;
-      }
-      const bytes = stdout.subarray(eol + 1, eol + 1 + Number(size));
-      words.set(oid, _blobWords(bytes, wanted));
-      at = eol + 1 + Number(size) + 1;
-    }
-  }
-  commits.forEach((commit, i) => {
-    const has = found.get(commit)!;
-    for (const oid of trees[i] ?? []) for (const term of words.get(oid) ?? []) has.add(term);
-  });
-  return found;
-}
-
-/** Modes of regular files (symlinks and submodules are not code). */
-const _REGULAR = new Set(["100644", "100755"]);
-/** git's word characters (`git grep -w`). */
-const _GIT_WORD = /[A-Za-z0-9_]+/g;
-/** Runs that may hold a flag's name or a `$` name: word characters, `$`, inner `-`. */
-const _LONG_WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
-
-/**
- * The wanted terms a blob has as whole words, as `git grep -I -F -w` finds
- * them or more (a text blob: no NUL in its first 8,000 bytes): every run of
- * git's word characters, and every run of them joined by `$` or inner `-`
- * with each of its `-`-separated sub-runs. More matches only make an
- * element present, never stale.
- */
-function _blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
-  const has = new Set<string>();
-  if (bytes.subarray(0, 8000).includes(0)) return has;
-  const text = new TextDecoder().decode(bytes);
-  for (const m of text.matchAll(_GIT_WORD)) if (wanted.has(m[0])) has.add(m[0]);
-  for (const m of text.matchAll(_LONG_WORD)) {
-    const run = m[0];
-    if (wanted.has(run)) has.add(run);
-    if (run.indexOf("-") < 0) continue;
-    const parts = run.split("-");
-    if (parts.length > 8) continue;
-    for (let a = 0; a < parts.length; a++) {
-      for (let b = a + 2; b <= parts.length; b++) {
-        const sub = parts.slice(a, b).join("-");
-        if (wanted.has(sub)) has.add(sub);
-      }
-    }
-  }
-  return has;
-}
-
-function _ascii(bytes: Uint8Array, from: number, to: number): string {
-  return new TextDecoder().decode(bytes.subarray(from, to));
 }

@@ -7,6 +7,7 @@
  */
 
 import type { Config } from "../config/load_config.ts";
+import type { FirstParentLog } from "../git/first_parent_log.ts";
 import type { ListedFile } from "../git/list_candidates.ts";
 import { elementExcluder, elementTerms } from "./code_element.ts";
 import { codePathMatcher } from "./code_path_matcher.ts";
@@ -36,7 +37,8 @@ export interface ScanDriftOptions {
   /**
    * Git facts: HEAD, whether shallow, the fingerprint of what shapes history
    * besides HEAD (`GitTip.history`; `undefined`: nothing is cached), each
-   * path's newest first-parent commit time; `undefined` outside git.
+   * path's newest first-parent commit time, and the history pass those were
+   * read in (`GitAges.log`, when it read HEAD's); `undefined` outside git.
    */
   git:
     | {
@@ -44,6 +46,7 @@ export interface ScanDriftOptions {
       shallow: boolean;
       history: string | undefined;
       ages: ReadonlyMap<string, number>;
+      log?: FirstParentLog;
     }
     | undefined;
   /** What a scan before kept. */
@@ -123,6 +126,7 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       isCode,
       terms: [...terms],
       known: git.history === undefined ? undefined : options.known,
+      log: git.log,
     });
   }
   const tracked = new Set<string>();

@@ -8,8 +8,15 @@
  */
 
 import { contentFingerprint } from "../core/content_fingerprint.ts";
-import { decodeNulTerminated } from "../core/decode_path.ts";
 import { resolve } from "../fs/path.ts";
+import {
+  type FirstParentLog,
+  type FirstParentRead,
+  GIT_LOG_ARGS,
+  logAges,
+  parseFirstParentLog,
+  readFirstParentLog,
+} from "./first_parent_log.ts";
 import { type GitResult, runGit } from "./run_git.ts";
 
 /** What {@linkcode readGitAges} learned. */
@@ -32,6 +39,13 @@ export interface GitAges {
    * read completely, or there is none.
    */
   history: string | undefined;
+  /**
+   * The pass this reading made, when it read HEAD's first-parent history whole
+   * (`since` unset) or every commit after the known HEAD (`since`): what else
+   * reads that history (the drift signals) takes it from here instead of
+   * running `git log` again. `undefined` when no pass was made or it read less.
+   */
+  log?: FirstParentLog;
 }
 
 /**
@@ -82,6 +96,8 @@ export interface HistoryPass {
   head: string | undefined;
   /** Of a pass `since` a commit: the first parent of the oldest commit listed. */
   parent?: string;
+  /** The commits listed and the paths each changed. */
+  log: FirstParentLog;
 }
 
 /** A history pass: from HEAD, or over the commits after `since` (see {@linkcode historyPass}). */
@@ -96,27 +112,6 @@ export interface ReadGitAgesOptions {
   /** HEAD and its history's shape, already being read (default: {@linkcode readGitTip}). */
   tip?: Promise<GitTip>;
 }
-
-/**
- * The arguments of the one `git log` pass. `--diff-merges=first-parent` makes
- * a merge list what it changed relative to its first parent, which is what
- * `git log -1 --first-parent -- PATH` compares against; `--root` lists the
- * root commit's files whatever `log.showRoot` says.
- */
-export const GIT_LOG_ARGS: readonly string[] = [
-  "log",
-  "--first-parent",
-  "--diff-merges=first-parent",
-  "--root",
-  "--no-renames",
-  "--no-color",
-  "--no-show-signature",
-  "--name-only",
-  "-z",
-  "--format=%x00%ct %H",
-  "HEAD",
-  "--",
-];
 
 /**
  * Reads HEAD, shallowness and, in ONE `git log` pass, the age of every path
@@ -157,7 +152,8 @@ export const GIT_LOG_ARGS: readonly string[] = [
  *   known,
  *   pass: () => Promise.reject(new Error("no pass expected")),
  * });
- * assert.deepEqual(again, facts);
+ * assert.deepEqual(again.ages, facts.ages);
+ * assert.equal(again.log, undefined);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -187,7 +183,7 @@ export async function readGitAges(
     if (since.failed === undefined && since.parent === known.head && since.head === head) {
       const ages = since.ages;
       for (const [path, seconds] of known.ages) if (!ages.has(path)) ages.set(path, seconds);
-      return { head, shallow, ages, warnings: [], history: tip.history };
+      return { head, shallow, ages, warnings: [], history: tip.history, log: since.log };
     }
   }
   const full = await (started ?? pass());
@@ -196,8 +192,11 @@ export async function readGitAges(
   ];
   // Kept for later readings only when the pass read the HEAD looked at (a commit made between
   // the two would have the ages of one HEAD kept under the other).
-  const history = full.failed === undefined && full.head === head ? tip.history : undefined;
-  return { head, shallow, ages: full.ages, warnings, history };
+  const whole = full.failed === undefined && full.head === head;
+  const history = whole ? tip.history : undefined;
+  const facts: GitAges = { head, shallow, ages: full.ages, warnings, history };
+  if (whole) facts.log = full.log;
+  return facts;
 }
 
 /**
@@ -300,21 +299,31 @@ export async function readGitTip(root: string): Promise<GitTip> {
  * ```
  */
 export async function historyPass(root: string, since?: string): Promise<HistoryPass> {
-  const rev = GIT_LOG_ARGS.indexOf("HEAD");
-  const args = since === undefined ? [...GIT_LOG_ARGS] : [
-    ...GIT_LOG_ARGS.slice(0, rev - 1),
-    "--format=%x00%ct %H %P",
-    `${since}..HEAD`,
-    ...GIT_LOG_ARGS.slice(rev + 1),
-  ];
-  const log = await runGit(root, args, { okCodes: [0, 128] });
-  const parsed = _parse(log.stdout);
-  const failed = log.code === 0
-    ? undefined
-    : log.stderr.trim().split("\n").filter(Boolean).pop() ?? `exit ${log.code}`;
-  return since === undefined
-    ? { ages: parsed.ages, failed, head: parsed.head }
-    : { ...parsed, failed };
+  return historyPassOf(await readFirstParentLog(root, { since, partial: true }));
+}
+
+/**
+ * The {@linkcode HistoryPass} of a pass read (e.g. on another thread, which
+ * hands over only the log: the ages are made from it here).
+ *
+ * @example
+ * ```ts
+ * import { historyPassOf } from "./read_git_ages.ts";
+ * import { parseFirstParentLog } from "./first_parent_log.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const log = parseFirstParentLog(new TextEncoder().encode("\u00002 b a\u0000\na.md\u0000"));
+ * log.since = "a";
+ * const pass = historyPassOf({ log, failed: undefined });
+ * assert.deepEqual([...pass.ages], [["a.md", 2]]);
+ * assert.equal(pass.head, "b");
+ * assert.equal(pass.parent, "a");
+ * ```
+ */
+export function historyPassOf({ log, failed }: FirstParentRead): HistoryPass {
+  const pass: HistoryPass = { ages: logAges(log), failed, head: log.commits[0] || undefined, log };
+  if (log.since !== undefined) pass.parent = log.parent;
+  return pass;
 }
 
 /** A file's text; "" when there is none; `undefined` when it cannot be read. */
@@ -370,10 +379,9 @@ export async function shallowBoundary(
 }
 
 /**
- * Parses the output of {@linkcode GIT_LOG_ARGS}: per commit, `\0<ct>\0`, then
- * (when it changed anything) `\n` and NUL-terminated paths. Keeps, per path,
- * the first (newest) commit time. A path is never empty, so an empty token
- * always starts a commit; a truncated output parses as far as it goes.
+ * The ages of a pass's output ({@linkcode GIT_LOG_ARGS}, or any format whose
+ * header starts with `%ct`): per path, the first (newest) commit time. A
+ * truncated output parses as far as it goes.
  *
  * @example
  * ```ts
@@ -385,39 +393,5 @@ export async function shallowBoundary(
  * ```
  */
 export function parseGitLog(stdout: Uint8Array): Map<string, number> {
-  return _parse(stdout).ages;
-}
-
-/**
- * {@linkcode parseGitLog}, also giving the first commit's id and the last one's first parent when
- * the headers name them (`%ct %H` or `%ct %H %P`).
- */
-function _parse(
-  stdout: Uint8Array,
-): { ages: Map<string, number>; head: string | undefined; parent: string | undefined } {
-  const ages = new Map<string, number>();
-  let time = NaN;
-  let head: string | undefined;
-  let parent: string | undefined;
-  let expectTime = false;
-  let first = false;
-  for (const token of decodeNulTerminated(stdout)) {
-    if (token === "") {
-      expectTime = true;
-    } else if (expectTime) {
-      // `<ct>`, `<ct> <id>`, or `<ct> <id> <parents>` (none for a root commit).
-      const header = /^([0-9]+)(?: ([0-9a-f]+)(?: ([0-9a-f]*)[0-9a-f ]*)?)?$/.exec(token);
-      time = header === null ? NaN : Number(header[1]);
-      head ??= header?.[2];
-      parent = header?.[3] || undefined;
-      expectTime = false;
-      first = true;
-    } else if (!Number.isNaN(time)) {
-      // The first path of a commit follows the header's newline.
-      const path = first && token[0] === "\n" ? token.slice(1) : token;
-      first = false;
-      if (path !== "" && !ages.has(path)) ages.set(path, time);
-    }
-  }
-  return { ages, head, parent };
+  return logAges(parseFirstParentLog(stdout));
 }

@@ -7,11 +7,13 @@
  */
 
 import { DochygieneError, type ExitCode } from "../core/dochygiene_error.ts";
+import type { FirstParentRead } from "./first_parent_log.ts";
 import {
   type GitAges,
   type GitTip,
   type HistoryPass,
   historyPass,
+  historyPassOf,
   type KnownAges,
   readGitAges,
 } from "./read_git_ages.ts";
@@ -20,7 +22,7 @@ import {
 type _Reply =
   & { id: number }
   & (
-    | { pass: HistoryPass }
+    | { read: FirstParentRead }
     | { error: { code?: string; name?: string; message: string; exitCode?: ExitCode } }
   );
 
@@ -112,7 +114,7 @@ class _PassThread {
       const reply = event.data;
       const asked = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
-      if ("pass" in reply) asked?.resolve(reply.pass);
+      if ("read" in reply) asked?.resolve(historyPassOf(reply.read));
       else asked?.reject(_rebuild(reply.error));
     };
     // A thread that cannot load or answer: its passes run here instead.

@@ -1,7 +1,7 @@
 /**
  * The thread of `readGitAgesThreaded` (`read_git_ages_threaded.ts`): runs
- * {@linkcode historyPass} for each root (and `since`) it is sent and posts the result back under
- * the id it came with,
+ * the history pass ({@linkcode readFirstParentLog}) for each root (and `since`) it is sent and
+ * posts the log read back under the id it came with (the ages are made from it there),
  * or the failure: a `DochygieneError`'s code, message and exit code, another
  * error's name and message. Not a module to import.
  *
@@ -9,7 +9,7 @@
  */
 
 import { DochygieneError } from "../core/dochygiene_error.ts";
-import { historyPass } from "./read_git_ages.ts";
+import { readFirstParentLog } from "./first_parent_log.ts";
 
 const scope = self as unknown as {
   onmessage: (event: MessageEvent<{ id: number; root: string; since?: string }>) => void;
@@ -19,7 +19,7 @@ const scope = self as unknown as {
 scope.onmessage = async (event) => {
   const { id, root, since } = event.data;
   try {
-    scope.postMessage({ id, pass: await historyPass(root, since) });
+    scope.postMessage({ id, read: await readFirstParentLog(root, { since, partial: true }) });
   } catch (err) {
     scope.postMessage({
       id,

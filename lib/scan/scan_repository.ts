@@ -330,6 +330,7 @@ async function _scan(
         shallow: git.shallow,
         history: (await facts!.tip).history,
         ages: git.ages,
+        log: git.log,
       },
       known: cache?.drift(),
     });

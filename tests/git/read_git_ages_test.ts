@@ -169,7 +169,12 @@ async function readFrom(root: string, known: KnownAges): Promise<[GitAges, strin
 async function assertAsFresh(root: string, facts: GitAges): Promise<void> {
   const fresh = await readGitAges(root);
   assert.deepEqual(new Map([...facts.ages].sort()), new Map([...fresh.ages].sort()));
-  assert.deepEqual({ ...facts, ages: undefined }, { ...fresh, ages: undefined });
+  // (The log is that of the pass each made, if any.)
+  assert.deepEqual({ ...facts, ages: undefined, log: undefined }, {
+    ...fresh,
+    ages: undefined,
+    log: undefined,
+  });
   for (const path of await everyPath(root)) {
     assert.equal(facts.ages.get(path), await truth(root, path), path);
   }
@@ -325,4 +330,23 @@ Deno.test("a replace ref moved to another commit, or replace refs turned off, ch
   const [off, offPasses] = await readFrom(root, replaced);
   assert.deepEqual(offPasses, ["HEAD"]);
   await assertAsFresh(root, off);
+});
+
+Deno.test("the pass's log is handed on only when it read HEAD's history whole, or all of it since the known HEAD", async () => {
+  await using repo = await tempRepo();
+  const first = await commitFiles(repo.path, { "a.md": "1" }, "2024-01-01T00:00:00Z");
+  const whole = await readGitAges(repo.path);
+  assert.deepEqual(whole.log?.commits, [first]);
+  assert.equal(whole.log?.since, undefined);
+  // No pass, no log.
+  assert.equal((await readGitAges(repo.path, { known: knownFrom(whole) })).log, undefined);
+  const second = await commitFiles(repo.path, { "b.md": "1" }, "2024-02-01T00:00:00Z");
+  const since = await readGitAges(repo.path, { known: knownFrom(whole) });
+  assert.deepEqual(since.log?.commits, [second]);
+  assert.equal(since.log?.since, first);
+  // A pass that read another HEAD than the one looked at hands on nothing.
+  const raced = await readGitAges(repo.path, {
+    pass: (since) => historyPass(repo.path, since).then((pass) => ({ ...pass, head: "0" })),
+  });
+  assert.equal(raced.log, undefined);
 });

@@ -1,0 +1,184 @@
+/**
+ * The code files of commits' trees, searched for whole words (the drift
+ * signals' HEAD grep and sampled-tree grep, `read_drift_history.ts`): each
+ * blob read once, whichever trees hold it.
+ *
+ * @module
+ */
+
+import { decodeNulTerminated } from "../core/decode_path.ts";
+import { runGit } from "../git/run_git.ts";
+
+/**
+ * The code files of HEAD's tree and of older trees, searched for words: each
+ * blob read once (`cat-file --batch`) and matched once against every word
+ * wanted (see {@linkcode _blobWords}), here, not by git, whose cost grows
+ * with the number of patterns. HEAD's search and the older trees' share what
+ * was read: the older trees hold mostly HEAD's blobs.
+ */
+export class CodeTrees {
+  #root: string;
+  #head: string;
+  #wanted: ReadonlySet<string>;
+  #isCode: (path: string) => boolean;
+  #code = new Map<string, boolean>();
+  /** HEAD's code files → their blob ids, listed on first need. */
+  #headTree: Promise<Map<string, string>> | undefined;
+  /** Each blob read → the wanted words it has (none: a binary blob, or one git lacks). */
+  #words = new Map<string, ReadonlySet<string>>();
+
+  /** Searches `head` and older commits of the repository at `root` for `wanted` words in code. */
+  constructor(
+    root: string,
+    head: string,
+    wanted: ReadonlySet<string>,
+    isCode: (path: string) => boolean,
+  ) {
+    this.#root = root;
+    this.#head = head;
+    this.#wanted = wanted;
+    this.#isCode = isCode;
+  }
+
+  /**
+   * Which of `terms` (all wanted) the code files of each of `commits` (HEAD,
+   * or older first-parent commits newest first) have as whole words: commit →
+   * the terms found. Git processes, whatever the number of commits and terms:
+   * HEAD's `ls-tree` (once per run), one `diff-tree --stdin` from HEAD's tree
+   * to the next commit's and so on, one `cat-file --batch` of the blobs not
+   * read before.
+   */
+  async search(
+    terms: readonly string[],
+    commits: readonly string[],
+  ): Promise<Map<string, Set<string>>> {
+    const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
+    if (commits.length === 0 || terms.length === 0) return found;
+    const trees = await this.#trees(commits);
+    await this.#read([...new Set(trees.flat())].filter((oid) => !this.#words.has(oid)));
+    const asked = new Set(terms);
+    commits.forEach((commit, i) => {
+      const has = found.get(commit)!;
+      for (const oid of trees[i]) {
+        for (const term of this.#words.get(oid)!) if (asked.has(term)) has.add(term);
+      }
+    });
+    return found;
+  }
+
+  #isCodePath(path: string): boolean {
+    let yes = this.#code.get(path);
+    if (yes === undefined) this.#code.set(path, yes = this.#isCode(path));
+    return yes;
+  }
+
+  /** The code blob ids of each of `commits` (see {@linkcode search}). */
+  async #trees(commits: readonly string[]): Promise<string[][]> {
+    const tree = new Map(await (this.#headTree ??= this.#listHead()));
+    const headBlobs = [...tree.values()];
+    const older = commits.filter((c) => c !== this.#head);
+    const snapshots: string[][] = [];
+    if (older.length > 0) {
+      const stdin = older.map((c, i) => `${c} ${i === 0 ? this.#head : older[i - 1]}\n`).join("");
+      const diff = await runGit(
+        this.#root,
+        ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin"],
+        { stdin },
+      );
+      const tokens = decodeNulTerminated(diff.stdout);
+      let started = false;
+      for (let i = 0; i < tokens.length; i++) {
+        const token = tokens[i];
+        if (!token.startsWith(":")) {
+          // A commit's header: the tree before it is complete.
+          if (started) snapshots.push([...tree.values()]);
+          started = true;
+          continue;
+        }
+        const [, mode, , oid, status] = token.slice(1).split(" ");
+        const path = tokens[++i];
+        if (status === "D" || !_REGULAR.has(mode) || !this.#isCodePath(path)) tree.delete(path);
+        else tree.set(path, oid);
+      }
+      if (started) snapshots.push([...tree.values()]);
+    }
+    let k = 0;
+    return commits.map((c) => c === this.#head ? headBlobs : snapshots[k++] ?? []);
+  }
+
+  async #listHead(): Promise<Map<string, string>> {
+    const tree = new Map<string, string>();
+    const listed = await runGit(this.#root, ["ls-tree", "-r", "-z", "--full-tree", this.#head]);
+    for (const entry of decodeNulTerminated(listed.stdout)) {
+      const tab = entry.indexOf("\t");
+      const [mode, type, oid] = entry.slice(0, tab).split(" ");
+      const path = entry.slice(tab + 1);
+      if (type === "blob" && _REGULAR.has(mode) && this.#isCodePath(path)) tree.set(path, oid);
+    }
+    return tree;
+  }
+
+  /** Reads `oids` in one `cat-file --batch` and keeps the wanted words each has. */
+  async #read(oids: readonly string[]): Promise<void> {
+    if (oids.length === 0) return;
+    for (const oid of oids) this.#words.set(oid, _NONE);
+    const { stdout } = await runGit(this.#root, ["cat-file", "--batch"], {
+      stdin: oids.join("\n") + "\n",
+    });
+    for (let at = 0; at < stdout.length;) {
+      const eol = stdout.indexOf(0x0a, at);
+      if (eol < 0) break;
+      const [oid, type, size] = _ascii(stdout, at, eol).split(" ");
+      if (type !== "blob") {
+        at = eol + 1;
+        continue;
+      }
+      const bytes = stdout.subarray(eol + 1, eol + 1 + Number(size));
+      const words = _blobWords(bytes, this.#wanted);
+      if (words.size > 0) this.#words.set(oid, words);
+      at = eol + 1 + Number(size) + 1;
+    }
+  }
+}
+
+/** No words. */
+const _NONE: ReadonlySet<string> = new Set();
+
+/** Modes of regular files (symlinks and submodules are not code). */
+const _REGULAR = new Set(["100644", "100755"]);
+/** git's word characters (`git grep -w`). */
+const _GIT_WORD = /[A-Za-z0-9_]+/g;
+/** Runs that may hold a flag's name or a `$` name: word characters, `$`, inner `-`. */
+const _LONG_WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
+
+/**
+ * The wanted terms a blob has as whole words, as `git grep -I -F -w` finds
+ * them or more (a text blob: no NUL in its first 8,000 bytes): every run of
+ * git's word characters, and every run of them joined by `$` or inner `-`
+ * with each of its `-`-separated sub-runs. More matches only make an
+ * element present, never stale.
+ */
+function _blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
+  const has = new Set<string>();
+  if (bytes.subarray(0, 8000).includes(0)) return has;
+  const text = new TextDecoder().decode(bytes);
+  for (const m of text.matchAll(_GIT_WORD)) if (wanted.has(m[0])) has.add(m[0]);
+  for (const m of text.matchAll(_LONG_WORD)) {
+    const run = m[0];
+    if (wanted.has(run)) has.add(run);
+    if (run.indexOf("-") < 0) continue;
+    const parts = run.split("-");
+    if (parts.length > 8) continue;
+    for (let a = 0; a < parts.length; a++) {
+      for (let b = a + 2; b <= parts.length; b++) {
+        const sub = parts.slice(a, b).join("-");
+        if (wanted.has(sub)) has.add(sub);
+      }
+    }
+  }
+  return has;
+}
+
+function _ascii(bytes: Uint8Array, from: number, to: number): string {
+  return new TextDecoder().decode(bytes.subarray(from, to));
+}
