@@ -7,6 +7,17 @@
 
 import { loadedYaml, YamlNotLoadedError } from "../yaml/load_yaml.ts";
 
+/** Options of {@linkcode parseFrontmatter} and `parseMarkdown`. */
+export interface FrontmatterOptions {
+  /**
+   * Whether the frontmatter's YAML is parsed (default `true`). With `false`
+   * the frontmatter is only delimited: the result is `{ data: undefined,
+   * bodyStart }`, and the full YAML parser is never needed — for readers of
+   * the body alone (anchors), which may run before anyone loaded it.
+   */
+  yaml?: boolean;
+}
+
 /** What {@linkcode parseFrontmatter} found. */
 export interface Frontmatter {
   /** The mapping, or `undefined` when there is no frontmatter or it is malformed. */
@@ -32,7 +43,7 @@ export interface Frontmatter {
  * {@linkcode YamlNotLoadedError} (its only throw) until
  * `loadYaml` (`load_yaml.ts`) has been awaited. An unclosed opening `---` is
  * not frontmatter (GitHub renders it as a rule). A leading BOM and CRLF line
- * endings are accepted.
+ * endings are accepted. With `{ yaml: false }` only `bodyStart` is found.
  *
  * @example
  * ```ts
@@ -50,9 +61,13 @@ export interface Frontmatter {
  * assert.equal(broken.data, undefined);
  * assert.equal(broken.errorLine, 3);
  * assert.equal(broken.hygieneLine, "frozen");
+ * assert.deepEqual(parseFrontmatter("---\na: [1\n---\n# Title\n", { yaml: false }), {
+ *   data: undefined,
+ *   bodyStart: 3,
+ * });
  * ```
  */
-export function parseFrontmatter(text: string): Frontmatter {
+export function parseFrontmatter(text: string, options?: FrontmatterOptions): Frontmatter {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (!text.startsWith("---")) return { data: undefined, bodyStart: 0 };
   // Lines are walked with indexOf and checked in place (no regex split, no line strings).
@@ -65,6 +80,7 @@ export function parseFrontmatter(text: string): Frontmatter {
     if (index === 0) {
       if (!_isDelimiter(text, start, end, false)) return { data: undefined, bodyStart: 0 };
     } else if (_isDelimiter(text, start, end, true)) {
+      if (options?.yaml === false) return { data: undefined, bodyStart: index + 1 };
       return _parse(text.slice(yamlStart, start), index + 1);
     }
     if (end === text.length) return { data: undefined, bodyStart: 0 };

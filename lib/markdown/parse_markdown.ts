@@ -15,7 +15,7 @@ import type {
   RawDoc,
 } from "./_markdown_doc.ts";
 import { splitBlocks } from "./_split_blocks.ts";
-import { parseFrontmatter } from "./parse_frontmatter.ts";
+import { type FrontmatterOptions, parseFrontmatter } from "./parse_frontmatter.ts";
 import {
   type HtmlTag,
   type InlineCode,
@@ -26,6 +26,7 @@ import {
 } from "./scan_inline.ts";
 
 export type { BlockScan, LinkDefinition, MarkdownBlock, MarkdownDoc } from "./_markdown_doc.ts";
+export type { FrontmatterOptions } from "./parse_frontmatter.ts";
 
 /**
  * Splits a Markdown document into the blocks that matter for hygiene signals,
@@ -33,7 +34,9 @@ export type { BlockScan, LinkDefinition, MarkdownBlock, MarkdownDoc } from "./_m
  * lists and blockquotes; unclosed fences run to the end), indented code and
  * the frontmatter are left out. HTML blocks follow CommonMark's start and end
  * conditions. Reference definitions at the start of a paragraph are taken out
- * of it into `definitions`.
+ * of it into `definitions`. With `{ yaml: false }` the frontmatter is skipped
+ * without its YAML being parsed (see `parseFrontmatter`): for readers of the
+ * body alone, which then never need the full YAML parser.
  *
  * @example
  * ```ts
@@ -46,8 +49,8 @@ export type { BlockScan, LinkDefinition, MarkdownBlock, MarkdownDoc } from "./_m
  * assert.deepEqual(doc.definitions, [{ line: 8, label: "a", destination: "./a.md" }]);
  * ```
  */
-export function parseMarkdown(text: string): MarkdownDoc {
-  const frontmatter = parseFrontmatter(text);
+export function parseMarkdown(text: string, options?: FrontmatterOptions): MarkdownDoc {
+  const frontmatter = parseFrontmatter(text, options);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   // Most documents have no `\r`: their lines are walked with indexOf, without an array of them
   // (and without a string for an empty line). The others are split.

@@ -27,7 +27,9 @@ const _EXPLICIT_ID = /\s*\{#([^\s}]+)\}\s*$/;
  * ```
  */
 export function siteAnchors(renderer: Renderer, text: string): Set<string> {
-  const parsed = parseMarkdown(text);
+  // Anchors need no frontmatter values: skipping its YAML keeps this free of the full YAML
+  // parser, which a scan from the cache never loads (docs/scan.md "The scan cache").
+  const parsed = parseMarkdown(text, { yaml: false });
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const block of parsed.blocks) {

@@ -103,3 +103,31 @@ Deno.test("plain repository: site-root links resolve against the repository root
     "docs/b.md broken_anchor /docs/a.md#nope",
   ]);
 });
+
+// A repeat scan takes every doc's facts from the scan cache and analyses none, so nothing has
+// loaded the full YAML parser; the renderer's anchors of a page must still be read, whatever
+// its frontmatter (docs/scan.md "The scan cache").
+Deno.test("VitePress pages: a repeat scan from the cache reads the anchors of pages with nested frontmatter", async () => {
+  await using repo = await tempRepo();
+  const frontmatter = "---\ntitle: Server Options\nhead:\n  - - meta\n    - name: a\n---\n";
+  await commitFiles(repo.path, {
+    ".dochygiene.yml": "drift: {stale_reference: false, code_drift: false, review: false}\n",
+    "docs/.vitepress/config.ts": "export default { title: 'x' }\n",
+    "docs/config/server-options.md": frontmatter + PAGE,
+    "docs/guide/index.md": frontmatter + "# Guide\n\n" +
+      "[a](../config/server-options#server-host) [b](../config/server-options#nope)\n",
+  }, "2026-10-01T00:00:00Z");
+  const scan = async () => {
+    const r = await runSeam("scan", ["--format", "json"], {
+      cwd: repo.path,
+      env: { DOCHYGIENE_NOW: NOW },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const artifact = JSON.parse(r.stdout) as ScanArtifact;
+    return artifact.signals["docs/guide/index.md"].filter((s) => s.kind === "broken_anchor");
+  };
+  const expected = [{ kind: "broken_anchor", line: 9, target: "../config/server-options#nope" }];
+  assert.deepEqual(await scan(), expected);
+  await Deno.stat(`${repo.path}/.dochygiene/scan-cache.json`);
+  assert.deepEqual(await scan(), expected);
+});

@@ -138,3 +138,22 @@ Deno.test("the fast path trims only spaces and tabs around a value, as YAML does
     );
   }
 });
+
+Deno.test("parseFrontmatter {yaml: false}: the block is delimited, its YAML not parsed", () => {
+  for (
+    const text of ["---\na: [1\n---\n# T\n", "---\nhead:\n  - - meta\n---\n", "---\na: b\n...\n"]
+  ) {
+    assert.deepEqual(parseFrontmatter(text, { yaml: false }), {
+      data: undefined,
+      bodyStart: parseFrontmatter(text).bodyStart,
+    });
+  }
+  assert.deepEqual(parseFrontmatter("\uFEFF---\r\na: {\r\n---\r\n# T\r\n", { yaml: false }), {
+    data: undefined,
+    bodyStart: 3,
+  });
+  assert.deepEqual(parseFrontmatter("---\na: 1\n# T\n", { yaml: false }), {
+    data: undefined,
+    bodyStart: 0,
+  });
+});
