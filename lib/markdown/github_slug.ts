@@ -1,6 +1,7 @@
 /**
  * GitHub's heading anchors: the slug rules of `github-slugger` (what GitHub
- * and remark-validate-links use) plus explicit HTML anchors.
+ * and remark-validate-links use) plus explicit HTML anchors. The same walk
+ * takes a docs renderer's slugs (`lib/site/site_anchors.ts`).
  *
  * @module
  */
@@ -61,7 +62,7 @@ export class GithubSlugger {
 
   /** The unique slug for the next heading with this text. */
   slug(text: string): string {
-    return _uniqueSlug(this.#occurrences, text);
+    return _uniqueSlug(this.#occurrences, githubSlug(text));
   }
 
   /** Forgets all slugs handed out so far. */
@@ -88,9 +89,26 @@ export function headingText(inline: string, labels?: ReadonlySet<string>): strin
 }
 
 /**
- * Every anchor a document defines: GitHub slugs of its ATX and setext
- * headings (duplicates numbered, headings in code ignored), `id` attributes
- * of any HTML element and `name` attributes of `<a>` elements.
+ * How a renderer makes a document's heading anchors (see
+ * {@linkcode headingAnchors}); the defaults are GitHub's.
+ */
+export interface AnchorRules {
+  /** The slug of a heading's plain text, before de-duplication (default: {@linkcode githubSlug}). */
+  slug?: (text: string) => string;
+  /**
+   * Whether a heading ending in `{#id}` has the anchor `id`, its text not
+   * slugged nor counted for de-duplication (docs renderers; not GitHub).
+   */
+  explicitIds?: boolean;
+}
+
+/**
+ * Every anchor a document defines: the slugs of its ATX and setext headings
+ * (duplicates numbered as `github-slugger` does: `x`, `x-1`, `x-2`; headings
+ * in code ignored), `id` attributes of any HTML element and `name` attributes
+ * of `<a>` elements. GitHub's slugs unless `rules` say otherwise. Given text,
+ * the frontmatter is skipped without its YAML being parsed: anchors need no
+ * frontmatter values, so this never needs the full YAML parser.
  *
  * @example
  * ```ts
@@ -99,24 +117,34 @@ export function headingText(inline: string, labels?: ReadonlySet<string>): strin
  *
  * const anchors = headingAnchors('# Intro\n\n## Intro\n\nSub\n---\n\n<a name="top"></a>\n');
  * assert.deepEqual([...anchors], ["intro", "intro-1", "sub", "top"]);
+ * const upper = { slug: (text: string) => text.toUpperCase(), explicitIds: true };
+ * assert.deepEqual([...headingAnchors("# a\n\n# a\n\n# b {#c}\n", upper)], ["A", "A-1", "c"]);
  * ```
  */
-export function headingAnchors(doc: string | MarkdownDoc): Set<string> {
-  const parsed = typeof doc === "string" ? parseMarkdown(doc) : doc;
+export function headingAnchors(doc: string | MarkdownDoc, rules?: AnchorRules): Set<string> {
+  const parsed = typeof doc === "string" ? parseMarkdown(doc, { yaml: false }) : doc;
+  const slug = rules?.slug ?? githubSlug;
+  const explicitIds = rules?.explicitIds === true;
   const anchors = new Set<string>();
   // A plain map, not a GithubSlugger: constructing one per document costs more than the slugs.
   const occurrences = new Map<string, number>();
   for (const block of parsed.blocks) {
     const scan = scanBlock(block, parsed);
-    if (block.kind === "heading") anchors.add(_uniqueSlug(occurrences, scan.text ?? ""));
+    if (block.kind === "heading") {
+      const text = scan.text ?? "";
+      const explicit = explicitIds ? _EXPLICIT_ID.exec(text) : null;
+      anchors.add(explicit !== null ? explicit[1] : _uniqueSlug(occurrences, slug(text)));
+    }
     for (const tag of scan.tags) _addExplicit(anchors, tag.name, tag.attributes);
   }
   return anchors;
 }
 
-// GithubSlugger's de-duplication, on a map of the slugs handed out so far.
-function _uniqueSlug(occurrences: Map<string, number>, text: string): string {
-  const original = githubSlug(text);
+/** A trailing explicit heading id: `{#id}`, after the heading's text. */
+const _EXPLICIT_ID = /\s*\{#([^\s}]+)\}\s*$/;
+
+// GithubSlugger's de-duplication of the slug `original`, on a map of the slugs handed out so far.
+function _uniqueSlug(occurrences: Map<string, number>, original: string): string {
   let result = original;
   while (occurrences.has(result)) {
     const n = occurrences.get(original)! + 1;
