@@ -13,6 +13,7 @@
  */
 
 import { join } from "node:path";
+import { keepHeapNearLive } from "./lib/core/keep_heap_near_live.ts";
 import { atomicWriteChunks } from "./lib/fs/atomic_write_chunks.ts";
 import { scanJsonChunks } from "./lib/scan/format_scan_json.ts";
 import { loadConfig } from "./lib/config/load_config.ts";
@@ -127,6 +128,7 @@ async function _run(ctx: SeamContext): Promise<SeamResult> {
   const dir = write ? await ensureStateDir(ctx.root) : undefined;
   // Let go of all the artifact was made from (every doc's facts) before it is serialised.
   outcome = {};
+  keepHeapNearLive({ released: true });
   // After the cache: a warning of its write is among those printed. (The summary is only
   // rendered when it is printed: it costs ~0.1 s on 20,000 docs.)
   const written = write ? `${STATE_DIR_NAME}/${SCAN_FILE_NAME}` : undefined;
