@@ -196,11 +196,14 @@ function* _encoded(chunks: Iterable<string>): Generator<Uint8Array> {
   for (const chunk of chunks) yield encoder.encode(chunk);
 }
 
-/** A file's bytes from where it stands, in pieces of 1 MiB; closes it at the end. */
+/**
+ * A file's bytes from where it stands, in pieces of 1 MiB read into one buffer (each piece is
+ * printed before the next is read: 51 MB of artifact is not 51 buffers); closes it at the end.
+ */
 function* _pieces(file: Deno.FsFile): Generator<Uint8Array> {
+  const buffer = new Uint8Array(1 << 20);
   try {
     while (true) {
-      const buffer = new Uint8Array(1 << 20);
       const n = file.readSync(buffer);
       if (n === null) return;
       yield buffer.subarray(0, n);

@@ -51,7 +51,8 @@ export interface SeamResult {
    * is, so a seam that also writes the document to a file serialises (and
    * encodes) it only once; or its UTF-8 bytes in pieces (the last ending in a
    * newline), printed one by one as they are made (a large document is never
-   * held whole).
+   * held whole), each before the next is asked for (a piece's buffer may be
+   * reused for the next).
    */
   jsonText?: string | Uint8Array | Iterable<Uint8Array>;
   /** Printed with `--format text`. */

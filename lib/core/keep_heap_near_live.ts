@@ -17,7 +17,7 @@
  */
 
 /** How far past the last collection's heap a thread's heap may grow before it is collected again. */
-const _SLACK_BYTES = 48 * 1024 * 1024;
+const _SLACK_BYTES = 40 * 1024 * 1024;
 
 /**
  * A heap below this is never collected here (a scan of 20,000 docs stays below it: collecting
@@ -28,6 +28,23 @@ const _FLOOR_BYTES = 96 * 1024 * 1024;
 /** With `released`: a heap this large is collected whatever the last collection left. */
 const _RELEASED_BYTES = 128 * 1024 * 1024;
 
+/** Options of {@linkcode keepHeapNearLive}. */
+export interface KeepHeapOptions {
+  /** The caller just let go of most of what it held: a heap of 128 MiB or more is collected now. */
+  released?: boolean;
+  /**
+   * A heap below this is never collected (default 96 MiB); lower on a thread
+   * that keeps little between its batches (a helper reading thread: 32 MiB).
+   */
+  floorBytes?: number;
+  /**
+   * How far past 15 % more than the last collection left the heap may grow
+   * (default 40 MiB); less on a thread whose live data is small (a helper
+   * reading thread: 16 MiB, collected in ~10 ms).
+   */
+  slackBytes?: number;
+}
+
 /** The heap the last collection left. */
 let _after = 0;
 /** The collector; `null` when none can be had, `undefined` until it is loaded. */
@@ -35,13 +52,11 @@ let _gc: (() => void) | null | undefined;
 let _loading: Promise<void> | undefined;
 
 /**
- * Collects the heap when it has grown past a quarter more than the last
- * collection left, plus 48 MiB, and past 96 MiB (never a small heap: a scan
- * of 20,000 docs stays below); otherwise costs one
+ * Collects the heap when it has grown past 15 % more than the last collection
+ * left, plus 40 MiB, and past 96 MiB (never a small heap: a scan of 20,000
+ * docs stays below); otherwise costs one
  * look at the heap's size (a few microseconds). Called every so often by the
- * scan's long loops, on the thread they run on. With `released` (the caller
- * just let go of most of what it held), a heap of 128 MiB or more is
- * collected at once. The first time the heap grows that far, the collector
+ * scan's long loops, on the thread they run on. The first time the heap grows that far, the collector
  * starts loading and nothing is collected: it is there once the thread has
  * waited on anything since.
  *
@@ -57,10 +72,11 @@ let _loading: Promise<void> | undefined;
  * garbage = [];
  * ```
  */
-export function keepHeapNearLive(options: { released?: boolean } = {}): void {
-  const ceiling = options.released
-    ? _RELEASED_BYTES
-    : Math.max(_FLOOR_BYTES, _after * 1.25 + _SLACK_BYTES);
+export function keepHeapNearLive(options: KeepHeapOptions = {}): void {
+  const ceiling = options.released ? _RELEASED_BYTES : Math.max(
+    options.floorBytes ?? _FLOOR_BYTES,
+    _after * 1.15 + (options.slackBytes ?? _SLACK_BYTES),
+  );
   if (Deno.memoryUsage().heapUsed < ceiling) return;
   if (_gc === undefined) _loading ??= _load();
   else if (_gc !== null) {

@@ -119,6 +119,29 @@ export class DiskRecord {
     return [...this.#answers];
   }
 
+  /**
+   * The questions and answers recorded since the last drain (as
+   * {@linkcode DiskRecord.entries} gives them), leaving the record empty: a
+   * reading thread hands its answers over batch by batch instead of holding
+   * them all.
+   *
+   * @example
+   * ```ts
+   * import { DiskRecord } from "./disk_record.ts";
+   * import assert from "node:assert/strict";
+   *
+   * const record = new DiskRecord([["sa.md", "exists"]]);
+   * assert.deepEqual(record.drain(), [["sa.md", "exists"]]);
+   * assert.deepEqual(record.entries(), []);
+   * ```
+   */
+  drain(): [string, DiskAnswer][] {
+    const entries = this.entries();
+    this.#answers.clear();
+    this.#subjects = undefined;
+    return entries;
+  }
+
   /** The recorded questions `lookup` answers otherwise, with its answers. */
   differences(lookup: DiskLookup): DiskRecord {
     const changed = new DiskRecord();

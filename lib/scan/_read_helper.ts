@@ -13,8 +13,9 @@ import { cachedRead } from "./read_doc.ts";
 import type { FileRead } from "./scan_docs.ts";
 
 /**
- * A message from a helper: loaded, one batch's results, the end with its inbound link counts,
- * or its failure (after the results of every batch it finished).
+ * A message from a helper: loaded, one batch's results with the inbound link counts and disk
+ * answers its summaries added (handed over batch by batch: the thread keeps none of them), the
+ * end, or its failure (after the results of every batch it finished).
  */
 export type HelperMessage =
   | { ready: true }
@@ -22,8 +23,10 @@ export type HelperMessage =
   | {
     start: number;
     results: (FileRead | string | typeof CACHED_AS_EXPECTED | typeof CACHED_WITH_OID)[];
+    inbound: [string, number][];
+    disk: [string, DiskAnswer][];
   }
-  | { done: true; inbound: Map<string, number>; disk: [string, DiskAnswer][] }
+  | { done: true }
   | { failed: string };
 
 /**
@@ -173,8 +176,8 @@ type _JobMessage = Exclude<HelperMessage, { ready: true } | { changed: unknown }
 export interface Helped {
   /** Its inbound link counts. */
   inbound: Map<string, number>;
-  /** Its disk answers to its link checks (see `DiskRecord.entries`). */
-  disk: [string, DiskAnswer][];
+  /** Its disk answers to its link checks. */
+  disk: DiskRecord;
   /** How many docs it read. */
   docs: number;
 }
@@ -198,20 +201,26 @@ export function runHelper(
   const given: number[] = [];
   let docs = 0;
   let settled = false;
+  // The batches' counts and answers, kept only when the helper ends well (else its docs are read
+  // and counted again).
+  const inbound = new Map<string, number>();
+  const disk = new DiskRecord();
   return new Promise((resolve) => {
-    const finish = (done?: { inbound: Map<string, number>; disk: [string, DiskAnswer][] }) => {
+    const finish = (done: boolean) => {
       if (settled) return; // a late error after the end changes nothing
       settled = true;
       helper.close();
-      if (done === undefined) {
-        for (const start of given) results.fill(undefined, start, start + job.batch);
-      }
-      resolve(done === undefined ? undefined : { ...done, docs });
+      if (!done) { for (const start of given) results.fill(undefined, start, start + job.batch); }
+      resolve(done ? { inbound, disk, docs } : undefined);
     };
     helper.listen((message) => {
       if (settled) return;
-      if ("failed" in message) return finish();
-      if ("done" in message) return finish(message);
+      if ("failed" in message) return finish(false);
+      if ("done" in message) return finish(true);
+      for (const [path, count] of message.inbound) {
+        inbound.set(path, (inbound.get(path) ?? 0) + count);
+      }
+      disk.add(message.disk);
       message.results.forEach((result, k) => {
         const i = message.start + k;
         results[i] = result === CACHED_AS_EXPECTED
@@ -227,11 +236,11 @@ export function runHelper(
     // A helper that cannot load or throws is not fatal: its share is read here.
     worker.onerror = (event) => {
       event.preventDefault();
-      finish();
+      finish(false);
     };
-    worker.onmessageerror = () => finish();
+    worker.onmessageerror = () => finish(false);
     // Closed from outside (or given up): no event would ever come.
-    helper.closed.then(() => finish());
+    helper.closed.then(() => finish(false));
     worker.postMessage(job);
   });
 }

@@ -230,7 +230,8 @@ export class ScanCache {
     yield* out.put(JSON.stringify(listing));
     // Sorted: the same facts make the same file.
     const answers = disk.entries().sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-    yield* out.put(`,"disk":${JSON.stringify(answers)},"history":`);
+    yield* out.list(',"disk":', answers.values(), (answer) => JSON.stringify(answer));
+    yield* out.put(',"history":');
     if (known === undefined) yield* out.put("null");
     else {
       const { head, history, ages } = known.ages;

@@ -514,13 +514,14 @@ function _newCache(c: _NewCache): (() => Iterable<Uint8Array>) | undefined {
     }
     // The facts taken from the cache rest on the answers to what their checks asked, as they
     // are now (the others are left behind); the new facts on the answers just recorded.
-    const answers = new DiskRecord();
+    let answers = c.disk;
     if (cache !== undefined && c.taken.size > 0) {
       const probed = c.taken.values().flatMap((doc) => doc.probed() ?? []).toArray();
+      answers = new DiskRecord();
       answers.add(cache.disk.about(probed));
       if (c.changed !== undefined) answers.add(c.changed.about(probed));
+      answers.merge(c.disk);
     }
-    answers.merge(c.disk);
     const indexOf = listedIndex ?? listingIndex(c.listed);
     return ScanCache.format(
       c.listing,

@@ -145,10 +145,11 @@ Deno.test("the helper thread loads, reads and checks links under scan.ts's exact
     const worker = new Worker(${JSON.stringify(worker)}, { type: "module" });
     worker.onerror = (e) => { e.preventDefault(); console.log("failed: " + e.message); worker.terminate(); };
     const results = [];
+    const inbound = [];
     worker.onmessage = (e) => {
       if (e.data.ready) return;
-      if (e.data.done) { console.log(JSON.stringify({ results, inbound: [...e.data.inbound] })); worker.terminate(); }
-      else results.push(...e.data.results);
+      if (e.data.done) { console.log(JSON.stringify({ results, inbound })); worker.terminate(); }
+      else { results.push(...e.data.results); inbound.push(...e.data.inbound); }
     };
     worker.postMessage({ root: Deno.cwd(), paths: ["a.md", "gone.md"], skipLstat: true,
       counter: new Int32Array(new SharedArrayBuffer(4)), batch: 64,
