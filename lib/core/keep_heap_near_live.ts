@@ -20,10 +20,10 @@
 const _SLACK_BYTES = 40 * 1024 * 1024;
 
 /**
- * A heap below this is never collected here (a scan of 20,000 docs stays below it: collecting
+ * A heap below this is never collected here (a scan of 40,000 docs stays below it: collecting
  * would only cost it time).
  */
-const _FLOOR_BYTES = 96 * 1024 * 1024;
+const _FLOOR_BYTES = 160 * 1024 * 1024;
 
 /** With `released`: a heap this large is collected whatever the last collection left. */
 const _RELEASED_BYTES = 128 * 1024 * 1024;
@@ -33,8 +33,8 @@ export interface KeepHeapOptions {
   /** The caller just let go of most of what it held: a heap of 128 MiB or more is collected now. */
   released?: boolean;
   /**
-   * A heap below this is never collected (default 96 MiB); lower on a thread
-   * that keeps little between its batches (a helper reading thread: 32 MiB).
+   * A heap below this is never collected (default 160 MiB); lower on a thread
+   * that keeps little between its batches (a helper reading thread: 64 MiB).
    */
   floorBytes?: number;
   /**
@@ -53,7 +53,7 @@ let _loading: Promise<void> | undefined;
 
 /**
  * Collects the heap when it has grown past 15 % more than the last collection
- * left, plus 40 MiB, and past 96 MiB (never a small heap: a scan of 20,000
+ * left, plus 40 MiB, and past 160 MiB (never a small heap: a scan of 40,000
  * docs stays below); otherwise costs one
  * look at the heap's size (a few microseconds). Called every so often by the
  * scan's long loops, on the thread they run on. The first time the heap grows that far, the collector

@@ -33,7 +33,7 @@ const scope = self as unknown as {
 
 /** The directory listings a recheck read, kept for the job that follows (same root). */
 /** The thread keeps little between batches: its heap is kept near that. */
-const _HEAP = { floorBytes: 32 * 1024 * 1024, slackBytes: 16 * 1024 * 1024 };
+const _HEAP = { floorBytes: 64 * 1024 * 1024, slackBytes: 16 * 1024 * 1024 };
 
 let _listings: { root: string; entry: DirEntries } | undefined;
 
