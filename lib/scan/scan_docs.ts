@@ -335,17 +335,9 @@ export function scanDocs(input: ScanInput): ScanArtifact {
       input.files.values().filter((f) => f.type === "file").map((f) => f.path),
     );
   // A signal many docs have alike (the same commit's age, inbound count, status or checkboxes) is
-  // one frozen object: a scan of 100,000 docs makes ~5 of these a doc.
-  const alike = new Map<string, Signal>();
-  const shared = <S extends Signal>(key: string, make: () => S): S => {
-    let signal = alike.get(key);
-    if (signal === undefined) {
-      signal = make();
-      Object.freeze(signal);
-      alike.set(key, signal);
-    }
-    return signal as S;
-  };
+  // one frozen object: a scan of 100,000 docs makes ~5 of these a doc. Keyed by number where
+  // the kind allows (no key string made a doc).
+  const alike = new _Alike();
   const suppressed: SuppressedCounts = { total: 0, by_kind: {}, by_path: {} };
   for (const [i, path] of shortlist.entries()) {
     if (i % 1024 === 1023) keepHeapNearLive();
@@ -353,7 +345,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const doc = analysed.get(path);
     // Untracked files have no commit, even when a deleted namesake has one.
     const seconds = tracked[i] ? input.git?.ages.get(path) : undefined;
-    const list: Signal[] = [_age(read, seconds, now, shared), {
+    const list: Signal[] = [_age(read, seconds, now, alike), {
       kind: "size",
       bytes: read.bytes,
       lines: read.lines,
@@ -366,18 +358,18 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const suppressions = doc?.suppressions;
     if (checkboxes) {
       const { done, open } = checkboxes;
-      list.push(shared(`c${done}/${open}`, () => ({ kind: "checkboxes", done, open })));
+      list.push(alike.checkboxes(done, open));
     }
     const date = datedName(path);
     if (date !== undefined) list.push({ kind: "dated_name", date });
     if (status !== undefined) {
-      list.push(shared(`s${status}`, () => ({ kind: "status", value: status })));
+      list.push(alike.status(status));
     }
     if (malformed !== undefined) list.push({ kind: "malformed_frontmatter", ...malformed });
     const lifecycle = _lifecycle(path, rules, existing);
     if (lifecycle) list.push(lifecycle);
     const count = (input.inbound?.get(path) ?? 0) + (inbound.get(path) ?? 0);
-    list.push(shared(`i${count}`, () => ({ kind: "inbound_links", count })));
+    list.push(alike.inbound(count));
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
     if (doc) _linkFindings(list, path, doc.linkFacts, input.reads, analysed, headings, site, tails);
@@ -577,11 +569,11 @@ function _age(
   read: FileRead,
   commitSeconds: number | undefined,
   now: Date,
-  shared: <S extends Signal>(key: string, make: () => S) => S,
+  alike: _Alike,
 ): Signal {
   if (commitSeconds !== undefined) {
     const ms = commitSeconds * 1000;
-    return shared(`g${commitSeconds}`, () => ({
+    return alike.get(alike.commits, commitSeconds, () => ({
       kind: "age",
       days: Math.floor((now.getTime() - ms) / 86_400_000),
       last_commit: new Date(ms).toISOString(),
@@ -589,7 +581,11 @@ function _age(
     }));
   }
   const days = Math.floor((now.getTime() - read.mtimeMs) / 86_400_000);
-  return shared(`m${days}`, () => ({ kind: "age", days, last_commit: null, source: "mtime" }));
+  return alike.get(
+    alike.mtimes,
+    days,
+    () => ({ kind: "age", days, last_commit: null, source: "mtime" }),
+  );
 }
 
 function _lifecycle(
@@ -605,4 +601,39 @@ function _lifecycle(
     ? servedByPath(rule, unit, existing) !== undefined
     : null;
   return { kind: "lifecycle", rule: rule.match, lifetime: rule.lifetime, served };
+}
+
+/** Signals many docs have alike, one frozen object each, by kind and value. */
+class _Alike {
+  readonly commits = new Map<number, Signal>();
+  readonly mtimes = new Map<number, Signal>();
+  readonly #counts = new Map<number, Signal>();
+  readonly #statuses = new Map<string, Signal>();
+  readonly #boxes = new Map<number, Signal>();
+
+  get<K>(map: Map<K, Signal>, key: K, make: () => Signal): Signal {
+    let signal = map.get(key);
+    if (signal === undefined) {
+      signal = make();
+      Object.freeze(signal);
+      map.set(key, signal);
+    }
+    return signal;
+  }
+
+  inbound(count: number): Signal {
+    return this.get(this.#counts, count, () => ({ kind: "inbound_links", count }));
+  }
+
+  status(value: string): Signal {
+    return this.get(this.#statuses, value, () => ({ kind: "status", value }));
+  }
+
+  checkboxes(done: number, open: number): Signal {
+    const make = (): Signal => ({ kind: "checkboxes", done, open });
+    // One number for both while each fits in 2^21 (any real doc); else a signal of its own.
+    return done < 0x200000 && open < 0x200000
+      ? this.get(this.#boxes, done * 0x200000 + open, make)
+      : make();
+  }
 }

@@ -113,7 +113,10 @@ function _fromConfig(
   readText: ReadText,
   only: Renderer | undefined,
 ): Site | undefined {
-  // Called for every listed path: most names are none of the four (no regex run for them).
+  // Called for every listed path: most names are none of the four. Each config name ends in `s`
+  // (.js, .ts…) or `l` (.yml, .yaml, .toml): a doc's path is passed over on its last letter.
+  const last = path.charCodeAt(path.length - 1);
+  if (last !== 0x73 && last !== 0x6c) return undefined;
   if (!_CONFIG_NAME.test(path.slice(path.lastIndexOf("/") + 1))) return undefined;
   for (const [pattern, renderer, root] of _TRIES) {
     if (only !== undefined && only !== renderer) continue;
