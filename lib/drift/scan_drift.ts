@@ -129,13 +129,15 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       log: git.log,
     });
   }
-  const tracked = new Set<string>();
-  for (const f of options.files) if (f.tracked) tracked.add(f.path);
+  // Untracked files have no commit (even with a deleted namesake's): most files are tracked, so
+  // the others are the set.
+  const untracked = new Set<string>();
+  for (const f of options.files) if (!f.tracked) untracked.add(f.path);
   const signals = driftSignals({
     docs: options.docs,
     config: drift,
     now: options.now,
-    docSeconds: (path) => tracked.has(path) ? git?.ages.get(path) : undefined,
+    docSeconds: (path) => untracked.has(path) ? undefined : git?.ages.get(path),
     codeFiles,
     history,
   });

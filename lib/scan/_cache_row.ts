@@ -336,42 +336,46 @@ function _isRow(row: unknown, listed: number): row is _Row {
   ) {
     return false;
   }
+  // Each list as its count and its items' fields in turn (see `_Row`), checked in place.
+  const n = row.length;
   let i = _ANCHORS - 1;
-  for (const fields of _LISTS) {
-    const n = row[i++];
-    if (!isCount(n) || i + n * fields.length > row.length) return false;
-    for (let k = 0; k < n; k++) {
-      for (const field of fields) if (!_isField(field, row[i++], listed)) return false;
-    }
+  let count = row[i++];
+  if (!isCount(count) || i + count > n) return false;
+  for (const end = i + count; i < end; i++) if (typeof row[i] !== "string") return false;
+  count = row[i++]; // broken links
+  if (!isCount(count) || i + 3 * count > n) return false;
+  for (const end = i + 3 * count; i < end; i += 3) {
+    const hint = row[i + 2];
+    if (!_isLine(row[i]) || typeof row[i + 1] !== "string") return false;
+    if (hint !== null && hint !== "case" && hint !== "extension") return false;
   }
-  return i === row.length;
+  count = row[i++]; // fragments
+  if (!isCount(count) || i + 4 * count > n) return false;
+  for (const end = i + 4 * count; i < end; i += 4) {
+    if (!_isLine(row[i]) || typeof row[i + 1] !== "string") return false;
+    if (!_isRef(row[i + 2], listed) || typeof row[i + 3] !== "string") return false;
+  }
+  count = row[i++]; // missing paths
+  if (!isCount(count) || i + 2 * count > n) return false;
+  for (const end = i + 2 * count; i < end; i += 2) {
+    if (!_isLine(row[i]) || typeof row[i + 1] !== "string") return false;
+  }
+  count = row[i++]; // suppression comments
+  if (!isCount(count) || i + 3 * count > n) return false;
+  for (const end = i + 3 * count; i < end; i += 3) {
+    const op = row[i + 1];
+    if (!_isLine(row[i]) || typeof row[i + 2] !== "string") return false;
+    if (op !== "disable" && op !== "enable" && op !== "next") return false;
+  }
+  count = row[i++]; // targets
+  if (!isCount(count) || i + count !== n) return false;
+  for (; i < n; i++) if (!_isRef(row[i], listed)) return false;
+  return true;
 }
 
-/** A row's lists in turn, as the kinds of their items' fields. */
-const _LISTS: readonly (readonly _Field[])[] = [
-  ["string"], // anchors
-  ["line", "string", "hint"], // broken links
-  ["line", "string", "ref", "string"], // fragments
-  ["line", "string"], // missing paths
-  ["line", "op", "string"], // suppression comments
-  ["ref"], // targets
-];
-
-type _Field = "string" | "line" | "hint" | "ref" | "op";
-
-function _isField(field: _Field, value: unknown, listed: number): boolean {
-  switch (field) {
-    case "string":
-      return typeof value === "string";
-    case "line":
-      return _isLine(value);
-    case "hint":
-      return value === null || value === "case" || value === "extension";
-    case "op":
-      return value === "disable" || value === "enable" || value === "next";
-    case "ref":
-      return typeof value === "string" || isCount(value) && value < listed;
-  }
+/** A listed path by its index below `listed`, or any other path as itself. */
+function _isRef(value: unknown, listed: number): boolean {
+  return typeof value === "string" || isCount(value) && value < listed;
 }
 
 /** Stored paths (see {@linkcode storedPath}); `undefined` when any is not one. */
