@@ -97,7 +97,9 @@ export function encodeCacheEntry(
  * A doc's line as {@linkcode encodeCacheEntry} wrote it, parsed: its cached
  * facts, its listed paths named by their index in `listed` (the paths of the
  * listing the cache was made under); `undefined` when it is not well formed
- * (then the doc is analysed again).
+ * (then the doc is analysed again). With `keep`, the entry keeps the parsed
+ * facts (a scan of few docs: ~1 KB a doc); else only its line, and makes the
+ * facts again when asked (see `KEEP_FACTS_UP_TO`).
  *
  * @example
  * ```ts
@@ -110,7 +112,11 @@ export function encodeCacheEntry(
  * assert.equal(parseCacheRow("[2]", ["a.md"]), undefined);
  * ```
  */
-export function parseCacheRow(line: string, listed: readonly string[]): CachedDoc | undefined {
+export function parseCacheRow(
+  line: string,
+  listed: readonly string[],
+  keep = false,
+): CachedDoc | undefined {
   const tab = line.indexOf("\t");
   if (tab < 0) return undefined;
   let row: unknown;
@@ -120,7 +126,7 @@ export function parseCacheRow(line: string, listed: readonly string[]): CachedDo
     return undefined;
   }
   if (!_isRow(row, listed.length) || line.indexOf("\t", tab + 1) < 0) return undefined;
-  const entry = new _CachedEntry(line, tab, row, listed);
+  const entry = new _CachedEntry(line, tab, row, listed, keep);
   _last = { id: entry.id, row };
   return entry;
 }
@@ -152,6 +158,13 @@ export interface CachedDoc {
  */
 type _Row = readonly unknown[];
 
+/**
+ * A scan of up to this many docs keeps each doc's parsed facts from its line (~1 KB a doc, a
+ * parse saved a doc); a larger one keeps only the lines and parses a doc's again when asked
+ * (docs/benchmarks.md "The scanner at scale").
+ */
+export const KEEP_FACTS_UP_TO = 40_000;
+
 /** Where a row's anchors start (after their count). */
 const _ANCHORS = 8;
 
@@ -180,11 +193,14 @@ class _CachedEntry implements CachedDoc, DocSummary {
   /** Where the row ends (the first tab). */
   #tab: number;
   #listed: readonly string[];
+  /** The row, when kept (a scan of few docs); else parsed again when asked for. */
+  #kept: _Row | undefined;
 
-  constructor(line: string, tab: number, row: _Row, listed: readonly string[]) {
+  constructor(line: string, tab: number, row: _Row, listed: readonly string[], keep: boolean) {
     this.#line = line;
     this.#tab = tab;
     this.#listed = listed;
+    if (keep) this.#kept = row;
     this.lines = row[0] as number;
     this.hygiene = (row[1] ?? undefined) as DocSummary["hygiene"];
     this.appendOnly = row[2] as boolean;
@@ -196,6 +212,7 @@ class _CachedEntry implements CachedDoc, DocSummary {
 
   /** The row, checked whole when the line was first parsed. */
   #row(): _Row {
+    if (this.#kept !== undefined) return this.#kept;
     if (_last?.id !== this.id) {
       _last = { id: this.id, row: JSON.parse(this.#line.slice(0, this.#tab)) as _Row };
     }

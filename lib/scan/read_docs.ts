@@ -55,6 +55,8 @@ export interface ReadDocsOptions {
    * marked `cached` instead of analysed.
    */
   cache?: {
+    /** Keep each doc's parsed facts from its line (a scan of few docs; see `parseCacheRow`). */
+    keepFacts?: boolean;
     expect?: readonly string[];
     /**
      * The blob id git vouches each doc (by index) has (see `ListedFile.oid`;
@@ -329,7 +331,8 @@ export async function readDocs(
     // the line when asked for (a doc's line is a fraction of its summary's size).
     if (typeof read === "object" && read.kind === "text" && read.summary === undefined) {
       if (read.cacheEntry !== undefined) {
-        read.summary = parseCacheRow(read.cacheEntry, links!.paths)?.summary;
+        read.summary = parseCacheRow(read.cacheEntry, links!.paths, options.cache?.keepFacts)
+          ?.summary;
       }
     }
     if (typeof read !== "string") reads.set(paths[i], read);

@@ -20,7 +20,7 @@ import { type DriftCacheData, parseDriftCache } from "../drift/read_drift_histor
 import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 // A doc's line is made and read in `_cache_row.ts`; the rest of the scanner imports it from here.
-export { type CachedDoc, encodeCacheEntry } from "./_cache_row.ts";
+export { type CachedDoc, encodeCacheEntry, KEEP_FACTS_UP_TO } from "./_cache_row.ts";
 
 /** File name of the scan cache inside the state directory. */
 export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
@@ -265,11 +265,12 @@ export class ScanCache {
   /**
    * `path`'s cached facts, its listed paths named by their index in `listed`
    * (the paths of the listing the cache was made under); `undefined` without
-   * an entry, or with one that is not well formed.
+   * an entry, or with one that is not well formed. With `keep`, the facts are
+   * kept parsed (see `parseCacheRow`).
    */
-  doc(path: string, listed: readonly string[]): CachedDoc | undefined {
+  doc(path: string, listed: readonly string[], keep = false): CachedDoc | undefined {
     const line = this.line(path);
-    return line === undefined ? undefined : parseCacheRow(line, listed);
+    return line === undefined ? undefined : parseCacheRow(line, listed, keep);
   }
 
   /**

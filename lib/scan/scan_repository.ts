@@ -22,6 +22,7 @@ import {
   cacheKey,
   cacheListing,
   encodeCacheEntry,
+  KEEP_FACTS_UP_TO,
   listingIndex,
   ScanCache,
 } from "./scan_cache.ts";
@@ -200,10 +201,12 @@ async function _scan(
   const parsed = new Map<string, CachedDoc>();
   // Their links, counted as they are taken (the reading threads count the others').
   const cachedInbound = new Map<string, number>();
+  // A scan of few docs keeps each doc's parsed facts; a large one only their lines.
+  const keepFacts = paths.length <= KEEP_FACTS_UP_TO;
   const expect = valid && paths.map((path) => {
     const key = valid.key(path);
     if (key === undefined || change === undefined) return key ?? "";
-    const doc = parsed.get(path) ?? valid.doc(path, cachedPaths);
+    const doc = parsed.get(path) ?? valid.doc(path, cachedPaths, keepFacts);
     const probed = doc?.probed();
     if (doc === undefined || probed === undefined || change.touches(doc.targets, probed)) {
       return "";
@@ -233,13 +236,14 @@ async function _scan(
     keepLinks: options.keepLinks,
     helpers,
     cache: listed === undefined ? undefined : {
+      keepFacts,
       expect,
       oids,
       record,
       vouched,
       recheck: valid?.disk,
       take: (path, read) => {
-        const cached = parsed.get(path) ?? valid?.doc(path, cachedPaths);
+        const cached = parsed.get(path) ?? valid?.doc(path, cachedPaths, keepFacts);
         if (cached === undefined) return false;
         read.summary = cached.summary;
         read.lines = cached.lines;
