@@ -195,6 +195,8 @@ class _CachedEntry implements CachedDoc, DocSummary {
   #listed: readonly string[];
   /** The row, when kept (a scan of few docs); else parsed again when asked for. */
   #kept: _Row | undefined;
+  /** With the row kept: the drift facts once asked for (`null` until then). */
+  #keptDrift: DocDriftFacts | undefined | null = null;
 
   constructor(line: string, tab: number, row: _Row, listed: readonly string[], keep: boolean) {
     this.#line = line;
@@ -225,8 +227,12 @@ class _CachedEntry implements CachedDoc, DocSummary {
    * docs were read).
    */
   get drift(): DocDriftFacts | undefined {
+    if (this.#keptDrift !== null) return this.#keptDrift;
     const text = this.#line.slice(this.#line.indexOf("\t", this.#tab + 1) + 1);
-    return text === "null" ? undefined : _parseDrift(text, this.#listed) ?? undefined;
+    const drift = text === "null" ? undefined : _parseDrift(text, this.#listed) ?? undefined;
+    // Kept with the row (the drift signals ask twice: for the words to search, then per doc).
+    if (this.#kept !== undefined) this.#keptDrift = drift;
+    return drift;
   }
 
   get status(): string | undefined {
