@@ -186,8 +186,14 @@ function _codeTargets(
 function _mayBeCode(code: ReadonlySet<string>): (raw: string) => boolean {
   const names = new Set<string>();
   for (const file of code) names.add(file.slice(file.lastIndexOf("/") + 1));
+  // The lengths of those names (and of "", ".", ".."): a path whose last segment is of none of
+  // them, and holds no `:` (a `:line` suffix), is passed over without a look-up.
+  const lengths = new Set([0, 1, 2]);
+  for (const name of names) lengths.add(name.length);
   const known = new Map<string, boolean>();
   return (raw) => {
+    const slash = raw.lastIndexOf("/");
+    if (!lengths.has(raw.length - slash - 1) && raw.indexOf(":", slash) < 0) return false;
     let may = known.get(raw);
     if (may === undefined) {
       const name = raw.slice(raw.lastIndexOf("/") + 1).replace(/:\d+(?::\d+)?$/, "");
