@@ -79,7 +79,7 @@ let commits: string;
 if (values.repo) {
   source = resolve(values.repo);
   commits = new TextDecoder().decode(
-    await _run("git", ["-C", source, "rev-list", "--count", "HEAD"]),
+    await _run("git", ["-C", source, "rev-list", "--count", "--first-parent", "HEAD"]),
   )
     .trim();
 } else {

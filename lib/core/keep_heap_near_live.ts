@@ -54,10 +54,10 @@ let _loading: Promise<void> | undefined;
 /**
  * Collects the heap when it has grown past 15 % more than the last collection
  * left, plus 40 MiB, and past 160 MiB (never a small heap: a scan of 40,000
- * docs stays below); otherwise costs one
- * look at the heap's size (a few microseconds). Called every so often by the
- * scan's long loops, on the thread they run on. The first time the heap grows that far, the collector
- * starts loading and nothing is collected: it is there once the thread has
+ * docs stays below); otherwise costs one look at the heap's size (a few
+ * microseconds). Called every so often by the scan's long loops, on the thread
+ * they run on. The first time the heap grows that far, the collector starts
+ * loading and nothing is collected: it is there once the thread has
  * waited on anything since.
  *
  * @example
@@ -94,7 +94,8 @@ async function _load(): Promise<void> {
       return;
     }
     const [v8, vm] = await Promise.all([import("node:v8"), import("node:vm")]);
-    v8.setFlagsFromString("--expose-gc");
+    // The flag is the process's: set once (by the first thread that needs it), not again.
+    if (vm.runInNewContext("typeof gc") !== "function") v8.setFlagsFromString("--expose-gc");
     const gc = vm.runInNewContext("gc");
     _gc = typeof gc === "function" ? gc : null;
   } catch {

@@ -166,7 +166,7 @@ export class DiskRecord {
    * directory of one.
    */
   concerns(probed: readonly string[]): boolean {
-    // Made again when questions were added since (questions are never removed).
+    // Made again when questions were added since (`drain` empties the record and these with it).
     if (this.#subjects?.size !== this.#answers.size) {
       this.#subjects = { size: this.#answers.size, paths: new Set() };
       for (const q of this.#answers.keys()) this.#subjects.paths.add(_subject(q));

@@ -179,9 +179,10 @@ let _last: { id: number; row: _Row } | undefined;
 let _entries = 0;
 
 /**
- * A doc's cached facts, made from its line each time they are asked for: a
- * scan holds one of these a doc, its line and the few facts every doc is asked
- * for (its line count and exclusion), nothing made of the rest.
+ * A doc's cached facts: with the row kept (a scan of few docs), made from it;
+ * else made from its line each time they are asked for, so that a large scan
+ * holds one of these a doc, its line and the few facts every doc is asked for
+ * (its line count and exclusion), nothing made of the rest.
  */
 class _CachedEntry implements CachedDoc, DocSummary {
   readonly lines: number;

@@ -184,8 +184,9 @@ export interface Helped {
 
 /**
  * Runs one helper thread on the shared counter, telling `onResults` of each
- * batch of results it gives. Resolves with its inbound link counts and how
- * many docs it read when it has returned every batch it took; when it fails (to
+ * batch of results it gives. Resolves with its inbound link counts, disk
+ * answers and how many docs it read when it has returned every batch it took
+ * (each batch's counts and answers come with it); when it fails (to
  * start, or midway), is closed by anyone or is given up, with `undefined` after
  * clearing every result it gave, so that the caller's thread reads and counts them
  * all again. Never rejects; closes the helper.

@@ -150,8 +150,9 @@ function _analysed(read: FileRead, path: string, summarizer?: Summarizer): FileR
           summarizer.indexOf,
         );
         // The line holds the facts: the summary is not handed over, and the scan keeps only the
-        // line (the facts made from it when asked; see `parseCacheRow`).
-        read.summary = undefined;
+        // line (the facts made from it when asked; see `parseCacheRow`). Not its links, which a
+        // caller that keeps them takes from the summary.
+        if (!summarizer.keepLinks) read.summary = undefined;
       }
     }
   } catch (err) {

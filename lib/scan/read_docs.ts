@@ -274,7 +274,7 @@ export async function readDocs(
     const end = Math.min(start + batch, paths.length);
     await readAnalysedBatch(root, paths, start, end, regular, summarizer, results, 0);
     takeCached(start, end);
-    // A look at the heap costs ~30 µs: once every 8 batches.
+    // A look at the heap costs a few µs: once every 8 batches.
     if (++batches % 8 === 0) keepHeapNearLive();
     if (performance.now() - lastTurn > _TURN_MS) {
       options.onProgress?.(Math.min(Atomics.load(counter, 0), paths.length), paths.length);
@@ -333,6 +333,10 @@ export async function readDocs(
       if (read.cacheEntry !== undefined) {
         read.summary = parseCacheRow(read.cacheEntry, links!.paths, options.cache?.keepFacts)
           ?.summary;
+        // A line just made that does not read back is a defect, never facts quietly lost.
+        if (read.summary === undefined) {
+          throw new Error(`the scan cache line made for ${_show(paths[i])} does not read back`);
+        }
       }
     }
     if (typeof read !== "string") reads.set(paths[i], read);

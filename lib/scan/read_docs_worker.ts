@@ -31,10 +31,10 @@ const scope = self as unknown as {
   postMessage: (message: HelperMessage) => void;
 };
 
-/** The directory listings a recheck read, kept for the job that follows (same root). */
 /** The thread keeps little between batches: its heap is kept near that. */
 const _HEAP = { floorBytes: 64 * 1024 * 1024, slackBytes: 16 * 1024 * 1024 };
 
+/** The directory listings a recheck read, kept for the job that follows (same root). */
 let _listings: { root: string; entry: DirEntries } | undefined;
 
 scope.onmessage = async (event) => {
@@ -66,7 +66,7 @@ scope.onmessage = async (event) => {
       });
       start = Atomics.add(counter, 0, batch);
       // The thread keeps nothing between batches (counts and answers are handed over); a look at
-      // the heap costs ~30 µs: once every 8 batches.
+      // the heap costs a few µs: once every 8 batches.
       if (++batches % 8 === 0) keepHeapNearLive(_HEAP);
     }
     scope.postMessage({ done: true });

@@ -26,6 +26,7 @@ import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
 import { TailIndex } from "../links/tail_index.ts";
 import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
+import { AlikeSignals } from "./_alike_signals.ts";
 import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 /** Version of the artifact schema. */
@@ -337,7 +338,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   // A signal many docs have alike (the same commit's age, inbound count, status or checkboxes) is
   // one frozen object: a scan of 100,000 docs makes ~5 of these a doc. Keyed by number where
   // the kind allows (no key string made a doc).
-  const alike = new _Alike();
+  const alike = new AlikeSignals(now);
   const suppressed: SuppressedCounts = { total: 0, by_kind: {}, by_path: {} };
   for (const [i, path] of shortlist.entries()) {
     if (i % 1024 === 1023) keepHeapNearLive();
@@ -345,7 +346,7 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     const doc = analysed.get(path);
     // Untracked files have no commit, even when a deleted namesake has one.
     const seconds = tracked[i] ? input.git?.ages.get(path) : undefined;
-    const list: Signal[] = [_age(read, seconds, now, alike), {
+    const list: Signal[] = [alike.age(read, seconds), {
       kind: "size",
       bytes: read.bytes,
       lines: read.lines,
@@ -564,30 +565,6 @@ function _sameContent(
   return [...byContent.values()].filter((group) => group.length > 1);
 }
 
-/** A doc's age: its newest commit's (one signal a commit), else its mtime's (one a day). */
-function _age(
-  read: FileRead,
-  commitSeconds: number | undefined,
-  now: Date,
-  alike: _Alike,
-): Signal {
-  if (commitSeconds !== undefined) {
-    const ms = commitSeconds * 1000;
-    return alike.get(alike.commits, commitSeconds, () => ({
-      kind: "age",
-      days: Math.floor((now.getTime() - ms) / 86_400_000),
-      last_commit: new Date(ms).toISOString(),
-      source: "git",
-    }));
-  }
-  const days = Math.floor((now.getTime() - read.mtimeMs) / 86_400_000);
-  return alike.get(
-    alike.mtimes,
-    days,
-    () => ({ kind: "age", days, last_commit: null, source: "mtime" }),
-  );
-}
-
 function _lifecycle(
   path: string,
   rules: Config["rules"],
@@ -601,39 +578,4 @@ function _lifecycle(
     ? servedByPath(rule, unit, existing) !== undefined
     : null;
   return { kind: "lifecycle", rule: rule.match, lifetime: rule.lifetime, served };
-}
-
-/** Signals many docs have alike, one frozen object each, by kind and value. */
-class _Alike {
-  readonly commits = new Map<number, Signal>();
-  readonly mtimes = new Map<number, Signal>();
-  readonly #counts = new Map<number, Signal>();
-  readonly #statuses = new Map<string, Signal>();
-  readonly #boxes = new Map<number, Signal>();
-
-  get<K>(map: Map<K, Signal>, key: K, make: () => Signal): Signal {
-    let signal = map.get(key);
-    if (signal === undefined) {
-      signal = make();
-      Object.freeze(signal);
-      map.set(key, signal);
-    }
-    return signal;
-  }
-
-  inbound(count: number): Signal {
-    return this.get(this.#counts, count, () => ({ kind: "inbound_links", count }));
-  }
-
-  status(value: string): Signal {
-    return this.get(this.#statuses, value, () => ({ kind: "status", value }));
-  }
-
-  checkboxes(done: number, open: number): Signal {
-    const make = (): Signal => ({ kind: "checkboxes", done, open });
-    // One number for both while each fits in 2^21 (any real doc); else a signal of its own.
-    return done < 0x200000 && open < 0x200000
-      ? this.get(this.#boxes, done * 0x200000 + open, make)
-      : make();
-  }
 }

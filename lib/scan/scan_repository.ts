@@ -14,30 +14,21 @@ import { type CandidateListing, listCandidates, type ListedFile } from "../git/l
 import { type GitFacts, readGitFacts } from "../git/read_git_facts.ts";
 import type { Config } from "../config/load_config.ts";
 import { loadIgnore } from "../config/load_ignore.ts";
-import type { GitAges, GitTip, KnownAges } from "../git/read_git_ages.ts";
+import type { GitAges, GitTip } from "../git/read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "../links/path_index.ts";
-import {
-  type CachedDoc,
-  cacheKey,
-  cacheListing,
-  encodeCacheEntry,
-  KEEP_FACTS_UP_TO,
-  listingIndex,
-  ScanCache,
-} from "./scan_cache.ts";
+import { type CachedDoc, cacheListing, KEEP_FACTS_UP_TO, ScanCache } from "./scan_cache.ts";
 import { ListingChange } from "../links/listing_change.ts";
 import { contentExclusion } from "./summarize_doc.ts";
-import { DiskRecord } from "../links/disk_record.ts";
-import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "../core/content_fingerprint.ts";
 import { dirEntries } from "../fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
 import { pathExists } from "../fs/path_exists.ts";
 import { scanDrift } from "../drift/scan_drift.ts";
 import { suppressSignals } from "./suppress_signals.ts";
-import type { DriftCacheData } from "../drift/read_drift_history.ts";
 import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
+import { newCache } from "./_new_cache.ts";
 
 /** Options of {@linkcode scanRepository}. */
 export interface ScanRepositoryOptions {
@@ -351,7 +342,7 @@ async function _scan(
     if (drift.note !== undefined) artifact.drift = drift.note;
   }
   keepHeapNearLive();
-  let cachePieces = listed === undefined ? undefined : _newCache({
+  let cachePieces = listed === undefined ? undefined : newCache({
     paths,
     reads,
     taken,
@@ -438,103 +429,6 @@ async function _readCache(file: string): Promise<ScanCache | undefined> {
 function _count(inbound: Map<string, number>, doc: CachedDoc, by: number): void {
   if (contentExclusion(doc.summary) !== undefined) return;
   for (const target of doc.targets) inbound.set(target, (inbound.get(target) ?? 0) + by);
-}
-
-/** What {@linkcode _newCache} works with. */
-interface _NewCache {
-  paths: readonly string[];
-  reads: ReadonlyMap<string, FileRead>;
-  /** Each doc given its cached facts, with them. */
-  taken: ReadonlyMap<string, CachedDoc>;
-  /** The cache the docs read as `cached` took their facts from (the disk answering alike). */
-  cache: ScanCache | undefined;
-  /** The cache's disk questions answered otherwise now, with the new answers. */
-  changed: DiskRecord | undefined;
-  /** The cache was made under another listing (its lines name paths by their index in it). */
-  relisted: boolean;
-  /** The listing, as the cache compares it. */
-  listing: string;
-  /** The listed paths. */
-  listed: readonly string[];
-  /** The disk's answers to the link checks just made. */
-  disk: DiskRecord;
-  /** The git ages read (kept when complete). */
-  ages: GitAges | undefined;
-  /** The ages the cache read kept. */
-  agesBefore: KnownAges | undefined;
-  /** The drift signals' history data to keep. */
-  drift: DriftCacheData | undefined;
-  /** Whether it differs from the cache's. */
-  driftChanged: boolean;
-}
-
-/**
- * The new cache, made when called: the unchanged docs' lines as stored (made
- * again under another listing, which they name paths by their index in), the
- * others' new ones, under this listing and the disk answers of both;
- * `undefined` when it would be the cache as it was.
- */
-function _newCache(c: _NewCache): (() => Iterable<Uint8Array>) | undefined {
-  const { cache, ages } = c;
-  // Ages read complete are kept for the next scan, which starts from them (see `KnownAges`).
-  const known: KnownAges | undefined = ages?.head !== undefined && ages.history !== undefined
-    ? { head: ages.head, history: ages.history, ages: ages.ages }
-    : undefined;
-  const agesKept = known?.head === c.agesBefore?.head && known?.history === c.agesBefore?.history;
-  let cached = 0;
-  let fresh = 0;
-  for (const path of c.paths) {
-    const read = c.reads.get(path);
-    if (read?.kind !== "text") continue;
-    // A cached doc whose blob id is new (just committed, or git vouches for it again) is kept
-    // with it, as a new entry.
-    if (read.cached && (read.oid ?? "") === cache?.oid(path)) cached++;
-    else if (read.cached || read.cacheEntry !== undefined) fresh++;
-  }
-  if (
-    cache !== undefined && !c.relisted && !c.changed?.size && fresh === 0 &&
-    cached === cache.size && agesKept && !c.driftChanged
-  ) {
-    return undefined;
-  }
-  return () => {
-    const lines: [string, string, string, string][] = [];
-    const listedIndex = c.relisted ? listingIndex(c.listed) : undefined;
-    for (const path of c.paths) {
-      const read = c.reads.get(path);
-      if (read?.kind !== "text") continue;
-      if (read.cached) {
-        const doc = c.taken.get(path)!;
-        const probed = doc.probed();
-        // Not written again: its probed paths (needed to keep what its facts rest on) are lost.
-        if (probed === undefined) continue;
-        const line = listedIndex === undefined
-          ? cache!.line(path)!
-          : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, listedIndex);
-        lines.push([path, cache!.key(path)!, line, read.oid ?? ""]);
-      } else if (read.cacheEntry !== undefined) {
-        lines.push([path, cacheKey(read)!, read.cacheEntry, read.oid ?? ""]);
-      }
-    }
-    // The facts taken from the cache rest on the answers to what their checks asked, as they
-    // are now (the others are left behind); the new facts on the answers just recorded.
-    let answers = c.disk;
-    if (cache !== undefined && c.taken.size > 0) {
-      const probed = c.taken.values().flatMap((doc) => doc.probed() ?? []).toArray();
-      answers = new DiskRecord();
-      answers.add(cache.disk.about(probed));
-      if (c.changed !== undefined) answers.add(c.changed.about(probed));
-      answers.merge(c.disk);
-    }
-    const indexOf = listedIndex ?? listingIndex(c.listed);
-    return ScanCache.format(
-      c.listing,
-      answers,
-      lines,
-      known && { ages: known, indexOf },
-      c.drift,
-    );
-  };
 }
 
 /** The blob id git vouches each of `paths` (listed files, in the listing's order) has; "" for none. */
