@@ -182,6 +182,22 @@ Deno.test("the helper thread loads, reads and checks links under scan.ts's exact
   assert.equal(results[1], "");
 });
 
+Deno.test("readDocs keeping links for the cache hands back each doc's links and its cache line", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(join(dir.path, "a.md"), "# A\n\n[b](b.md) [c](c.md)\n");
+  await Deno.writeTextFile(join(dir.path, "b.md"), "# B\n");
+  const links = { paths: ["a.md", "b.md"], nonFiles: [], opaque: [] };
+  const { reads } = await readDocs(dir.path, ["a.md", "b.md"], {
+    links,
+    keepLinks: true,
+    cache: {},
+  });
+  const a = reads.get("a.md");
+  assert.ok(a?.kind === "text");
+  assert.deepEqual(a.summary?.links?.map((link) => link.target), ["b.md", "c.md"]);
+  assert.ok(a.cacheEntry !== undefined, "the cache line is made all the same");
+});
+
 Deno.test("readDocs of no paths gives nothing", async () => {
   await using dir = await tempDir();
   const { reads, warnings } = await readDocs(dir.path, [], { parallelFrom: 0 });
