@@ -12,6 +12,7 @@ import { scanRepository } from "../../lib/scan/scan_repository.ts";
 import type { ScanArtifact, Signal } from "../../lib/scan/scan_docs.ts";
 import { ScanCache } from "../../lib/scan/scan_cache.ts";
 import { commitFiles, git, tempDir, tempRepo } from "../support/helpers.ts";
+import { concatBytes } from "../../lib/core/concat_bytes.ts";
 
 await loadYaml();
 
@@ -275,11 +276,5 @@ Deno.test("the text summary has a section for each drift signal", async () => {
 /** A cache's pieces as one byte array. */
 function joined(pieces: Iterable<Uint8Array>): Uint8Array {
   const list = [...pieces];
-  const bytes = new Uint8Array(list.reduce((size, piece) => size + piece.length, 0));
-  let at = 0;
-  for (const piece of list) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
+  return concatBytes(list, list.reduce((size, piece) => size + piece.length, 0));
 }

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "../support/helpers.ts";
+import {
+  commitFiles,
+  git,
+  HOSTILE_NAMES,
+  loseObject,
+  tempRepo,
+  writeFiles,
+} from "../support/helpers.ts";
 import { DochygieneError } from "../../lib/core/dochygiene_error.ts";
 import {
   type FirstParentLog,
@@ -81,8 +88,7 @@ Deno.test("a missing object: partial keeps what was read and says why; otherwise
   await commitFiles(repo.path, { "b.md": "1" }, "2024-02-01T00:00:00Z");
   await commitFiles(repo.path, { "c.md": "1" }, "2024-03-01T00:00:00Z");
   // HEAD's diff is read; its parent's needs the lost tree.
-  const tree = (await git(repo.path, ["rev-parse", "HEAD~2^{tree}"])).trim();
-  await Deno.remove(`${repo.path}/.git/objects/${tree.slice(0, 2)}/${tree.slice(2)}`);
+  await loseObject(repo.path, "HEAD~2^{tree}");
   const { log, failed } = await readFirstParentLog(repo.path, { partial: true });
   assert.match(failed ?? "", /fatal/);
   assert.deepEqual(log.paths, ["c.md"]);

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { commitFiles, git, HOSTILE_NAMES, tempRepo, writeFiles } from "../support/helpers.ts";
+import {
+  commitFiles,
+  git,
+  HOSTILE_NAMES,
+  loseObject,
+  tempRepo,
+  writeFiles,
+} from "../support/helpers.ts";
 import {
   type GitAges,
   historyPass,
@@ -127,8 +134,7 @@ Deno.test("a missing object in history does not abort: ages read so far are kept
   await commitFiles(repo.path, { "mid.md": "1" }, "2024-02-01T00:00:00Z");
   await commitFiles(repo.path, { "new.md": "1" }, "2024-03-01T00:00:00Z");
   // Delete the root commit's tree object: the diff of the oldest commit can no longer be made.
-  const tree = (await git(repo.path, ["rev-parse", "HEAD~2^{tree}"])).trim();
-  await Deno.remove(`${repo.path}/.git/objects/${tree.slice(0, 2)}/${tree.slice(2)}`);
+  await loseObject(repo.path, "HEAD~2^{tree}");
   const facts = await readGitAges(repo.path);
   assert.equal(facts.ages.get("new.md"), Date.parse("2024-03-01T00:00:00Z") / 1000);
   assert.equal(facts.ages.has("old.md"), false);

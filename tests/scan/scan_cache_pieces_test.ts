@@ -1,19 +1,14 @@
 import assert from "node:assert/strict";
 import { cacheChecksum, cacheListing, ScanCache } from "../../lib/scan/scan_cache.ts";
 import { DiskRecord } from "../../lib/links/disk_record.ts";
+import { concatBytes } from "../../lib/core/concat_bytes.ts";
 
 const MIB = 1 << 20;
 
-/** The pieces as one byte array. */
+/** A cache's pieces as one byte array. */
 function joined(pieces: Iterable<Uint8Array>): Uint8Array {
   const list = [...pieces];
-  const bytes = new Uint8Array(list.reduce((size, piece) => size + piece.length, 0));
-  let at = 0;
-  for (const piece of list) {
-    bytes.set(piece, at);
-    at += piece.length;
-  }
-  return bytes;
+  return concatBytes(list, list.reduce((size, piece) => size + piece.length, 0));
 }
 
 Deno.test("a cache over 1 MiB, a character of 2, 3 or 4 bytes split across its pieces, reads back as written", () => {

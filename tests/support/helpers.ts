@@ -79,6 +79,12 @@ export async function writeFiles(root: string, files: Record<string, string>): P
   }
 }
 
+/** Deletes the loose object `rev` names in the repository at `root` (a repository missing an object). */
+export async function loseObject(root: string, rev: string): Promise<void> {
+  const id = (await git(root, ["rev-parse", rev])).trim();
+  await Deno.remove(`${root}/.git/objects/${id.slice(0, 2)}/${id.slice(2)}`);
+}
+
 /**
  * Writes `files`, stages them, and commits with author and committer date
  * `date` (ISO), so ages are real git facts.
