@@ -8,7 +8,8 @@
 
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { findReportPair } from "../report/find_report_pair.ts";
-import { MAX_REPORT_BYTES, parseReport, type Report } from "../report/validate_report.ts";
+import { parseReport, type Report } from "../report/validate_report.ts";
+import { readReportFile } from "../report/read_report_file.ts";
 import type { Judgment } from "./plan_prune.ts";
 
 /** What {@linkcode loadJudgments} reads. */
@@ -54,19 +55,9 @@ export async function loadJudgments(
       `cannot read the report ${path} (${why}); name an existing report with --from-report`,
       2,
     );
-  let text: string;
-  try {
-    // Never read a device, a FIFO or a huge file whole.
-    const info = await Deno.stat(path);
-    if (!info.isFile) throw invalid("it is not a regular file");
-    if (info.size > MAX_REPORT_BYTES) {
-      throw invalid(`${info.size} bytes; a report is at most ${MAX_REPORT_BYTES}`);
-    }
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof DochygieneError) throw err;
-    throw invalid(err instanceof Error ? err.message : String(err));
-  }
+  const read = await readReportFile(path);
+  if (!("text" in read)) throw invalid(read.detail);
+  const text = read.text;
   let report;
   try {
     report = parseReport(text);

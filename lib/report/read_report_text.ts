@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { DochygieneError } from "../core/dochygiene_error.ts";
 import { readCapped } from "../fs/read_capped.ts";
 import { MAX_REPORT_BYTES } from "./validate_report.ts";
+import { readReportFile } from "./read_report_file.ts";
 
 /** Where {@linkcode readReportText} reads a report given on stdin (`Deno.stdin`). */
 export interface ReportInput {
@@ -42,59 +43,49 @@ export async function readReportText(
   file: string | undefined,
   stdin: ReportInput = Deno.stdin,
 ): Promise<string> {
-  let bytes: Uint8Array | undefined;
-  let source: string;
   if (file !== undefined) {
-    source = resolve(file);
-    let handle: Deno.FsFile;
-    try {
-      // Checked before opening: opening a FIFO without a writer blocks forever.
-      if (!(await Deno.stat(source)).isFile) {
+    const read = await readReportFile(resolve(file));
+    if ("text" in read) return read.text;
+    const source = resolve(file);
+    switch (read.problem) {
+      case "not_file":
         throw new DochygieneError("INVALID_REPORT", `--file ${file} is not a regular file`, 2);
-      }
-      handle = await Deno.open(source, { read: true });
-    } catch (err) {
-      if (err instanceof DochygieneError) throw err;
-      throw new DochygieneError(
-        "INVALID_REPORT",
-        `cannot read --file ${file} (${_reason(err)}); name an existing report file`,
-        2,
-      );
+      case "unreadable":
+        throw new DochygieneError(
+          "INVALID_REPORT",
+          `cannot read --file ${file} (${read.detail}); name an existing report file`,
+          2,
+        );
+      case "too_large":
+        throw _tooLarge(source);
+      case "not_utf8":
+        throw _notUtf8(source);
     }
-    const info = await handle.stat();
-    if (!info.isFile) {
-      handle.close();
-      throw new DochygieneError("INVALID_REPORT", `--file ${file} is not a regular file`, 2);
-    }
-    // The size check spares reading a huge file; the cap still holds if it grows meanwhile.
-    if (info.size > MAX_REPORT_BYTES) handle.close();
-    else bytes = await readCapped(handle.readable, MAX_REPORT_BYTES);
-  } else {
-    source = "stdin";
-    if (stdin.isTerminal()) {
-      throw new DochygieneError(
-        "USAGE",
-        "report reads the report JSON on stdin: pipe it in, or pass --file F",
-        2,
-      );
-    }
-    bytes = await readCapped(stdin.readable, MAX_REPORT_BYTES);
   }
-  if (bytes === undefined) {
+  if (stdin.isTerminal()) {
     throw new DochygieneError(
-      "INVALID_REPORT",
-      `the report on ${source} is larger than ${MAX_REPORT_BYTES} bytes; shorten it`,
+      "USAGE",
+      "report reads the report JSON on stdin: pipe it in, or pass --file F",
       2,
     );
   }
+  const bytes = await readCapped(stdin.readable, MAX_REPORT_BYTES);
+  if (bytes === undefined) throw _tooLarge("stdin");
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new DochygieneError("INVALID_REPORT", `the report on ${source} is not UTF-8 text`, 2);
+    throw _notUtf8("stdin");
   }
 }
 
-/** An error's first line. */
-function _reason(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0];
+function _tooLarge(source: string): DochygieneError {
+  return new DochygieneError(
+    "INVALID_REPORT",
+    `the report on ${source} is larger than ${MAX_REPORT_BYTES} bytes; shorten it`,
+    2,
+  );
+}
+
+function _notUtf8(source: string): DochygieneError {
+  return new DochygieneError("INVALID_REPORT", `the report on ${source} is not UTF-8 text`, 2);
 }

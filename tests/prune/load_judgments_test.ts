@@ -63,6 +63,10 @@ Deno.test("loadJudgments: a report that cannot be read is an input error naming 
     big,
     new RegExp(`\\(${MAX_REPORT_BYTES + 1} bytes; a report is at most ${MAX_REPORT_BYTES}\\); `),
   ]);
+  // Read as `state.ts report --file` reads it: strict UTF-8 (never a report with U+FFFD in it).
+  const latin1 = join(dir.path, "latin1.json");
+  await Deno.writeFile(latin1, new Uint8Array([0x7b, 0xe9, 0x7d]));
+  cases.push([latin1, /^cannot read the report .*latin1\.json \(it is not UTF-8 text\); /]);
   for (const [file, message] of cases) {
     await rejectsWith(loadJudgments({ file, stateDir, judged: false }), "INVALID_REPORT", message);
     await rejectsWith(
