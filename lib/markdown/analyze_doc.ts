@@ -173,11 +173,8 @@ function _suppressions(block: { line: number; lines: string[] }, out: Suppressio
 }
 
 function _malformed(fm: MarkdownDoc["frontmatter"]): MalformedFrontmatter | undefined {
-  if (fm.data !== undefined || fm.error === undefined) return undefined;
-  const reason = fm.error.split("\n")[0]
-    .replace(/^malformed YAML frontmatter: /, "")
-    .replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "").slice(0, 200);
-  return { line: fm.errorLine ?? 1, reason, hygiene: fm.hygieneLine !== undefined };
+  if (fm.data !== undefined || fm.reason === undefined) return undefined;
+  return { line: fm.errorLine ?? 1, reason: fm.reason, hygiene: fm.hygieneLine !== undefined };
 }
 
 /**

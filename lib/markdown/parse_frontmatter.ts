@@ -29,6 +29,11 @@ export interface Frontmatter {
   /** With `error`: the 1-based line of the file where the problem is (the opening `---` when not known). */
   errorLine?: number;
   /**
+   * With `error`: the problem in a few words — the parser's first line,
+   * without its position (given by `errorLine`), at most 200 characters.
+   */
+  reason?: string;
+  /**
    * With `error`: the value written on a top-level `hygiene:` line, when the
    * block has one (a doc meant frozen or append-only whose YAML is broken).
    */
@@ -127,18 +132,26 @@ function _parse(yaml: string, bodyStart: number): Frontmatter {
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     const line = (err as { line?: unknown }).line;
-    return _broken(yaml, bodyStart, `malformed YAML frontmatter: ${why}`, line);
+    const reason = why.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+    return _broken(yaml, bodyStart, `malformed YAML frontmatter: ${why}`, line, reason);
   }
   if (value === null || value === undefined) return { data: {}, bodyStart };
   if (typeof value !== "object" || Array.isArray(value)) {
-    return _broken(yaml, bodyStart, "YAML frontmatter is not a mapping", undefined);
+    const reason = "YAML frontmatter is not a mapping";
+    return _broken(yaml, bodyStart, reason, undefined, reason);
   }
   return { data: value as Record<string, unknown>, bodyStart };
 }
 
 /** A frontmatter that cannot be used, with where and whether it has a `hygiene:` line. */
-function _broken(yaml: string, bodyStart: number, error: string, line: unknown): Frontmatter {
-  const out: Frontmatter = { data: undefined, bodyStart, error };
+function _broken(
+  yaml: string,
+  bodyStart: number,
+  error: string,
+  line: unknown,
+  reason: string,
+): Frontmatter {
+  const out: Frontmatter = { data: undefined, bodyStart, error, reason: reason.slice(0, 200) };
   // The YAML's line 1 is the file's line 2 (after the opening `---`).
   out.errorLine = typeof line === "number" && line >= 1 && line < bodyStart ? line + 1 : 1;
   const hygiene = _HYGIENE_LINE.exec(yaml);

@@ -37,7 +37,11 @@ Deno.test("parseFrontmatter: malformed YAML gives an error, never throws", () =>
   assert.equal(fm.data, undefined);
   assert.equal(fm.bodyStart, 3);
   assert.match(fm.error!, /^malformed YAML frontmatter: /);
+  // The reason a finding shows: the parser's first line, its position given apart.
+  assert.ok(fm.reason !== undefined && !fm.reason.includes("\n"), fm.reason);
+  assert.doesNotMatch(fm.reason, /^malformed YAML frontmatter|at line \d+, column \d+/);
   assert.match(parseFrontmatter("---\na: 1\na: 2\n---\n").error!, /malformed/);
+  assert.equal(parseFrontmatter("---\n- a\n---\n").reason, "YAML frontmatter is not a mapping");
 });
 
 Deno.test("parseFrontmatter: a list or scalar is not a mapping", () => {
