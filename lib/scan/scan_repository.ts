@@ -16,6 +16,7 @@ import type { Config } from "../config/load_config.ts";
 import { loadIgnore } from "../config/load_ignore.ts";
 import type { GitAges, GitTip } from "../git/read_git_ages.ts";
 import { PARALLEL_FROM, readDocs, ReadHelper } from "./read_docs.ts";
+import { MAX_PARSE_BYTES } from "./read_doc.ts";
 import { type DiskLookup, diskState, pathIndexSource } from "../links/path_index.ts";
 import { type CachedDoc, cacheListing, KEEP_FACTS_UP_TO, ScanCache } from "./scan_cache.ts";
 import { ListingChange } from "../links/listing_change.ts";
@@ -472,13 +473,16 @@ function _lazyDiskLookup(root: string): DiskLookup {
   });
 }
 
-/** Reads a root-relative regular file (never through a symlink) of at most 4 MB as text. */
+/**
+ * Reads a root-relative regular file (never through a symlink) as text, up to the size a doc is
+ * analysed whole at (a renderer's config, a linked page's anchors).
+ */
 function _textReader(root: string): (path: string) => string | undefined {
   return (path) => {
     try {
       const full = join(root, path);
       const info = Deno.lstatSync(full);
-      if (!info.isFile || info.size > 4 * 1024 * 1024) return undefined;
+      if (!info.isFile || info.size > MAX_PARSE_BYTES) return undefined;
       return new TextDecoder().decode(Deno.readFileSync(full));
     } catch {
       return undefined;
