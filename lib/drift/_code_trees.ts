@@ -8,11 +8,12 @@
 
 import { decodeNulTerminated } from "../core/decode_path.ts";
 import { runGit } from "../git/run_git.ts";
+import { blobWords } from "./_blob_words.ts";
 
 /**
  * The code files of HEAD's tree and of older trees, searched for words: each
  * blob read once (`cat-file --batch`) and matched once against every word
- * wanted (see {@linkcode _blobWords}), here, not by git, whose cost grows
+ * wanted (see `blobWords`), here, not by git, whose cost grows
  * with the number of patterns. HEAD's search and the older trees' share what
  * was read: the older trees hold mostly HEAD's blobs.
  */
@@ -134,7 +135,7 @@ export class CodeTrees {
         continue;
       }
       const bytes = stdout.subarray(eol + 1, eol + 1 + Number(size));
-      const words = _blobWords(bytes, this.#wanted);
+      const words = blobWords(bytes, this.#wanted);
       if (words.size > 0) this.#words.set(oid, words);
       at = eol + 1 + Number(size) + 1;
     }
@@ -146,39 +147,6 @@ const _NONE: ReadonlySet<string> = new Set();
 
 /** Modes of regular files (symlinks and submodules are not code). */
 const _REGULAR = new Set(["100644", "100755"]);
-/** git's word characters (`git grep -w`). */
-const _GIT_WORD = /[A-Za-z0-9_]+/g;
-/** Runs that may hold a flag's name or a `$` name: word characters, `$`, inner `-`. */
-const _LONG_WORD = /[A-Za-z0-9_$]+(?:-[A-Za-z0-9_$]+)*/g;
-
-/**
- * The wanted terms a blob has as whole words, as `git grep -I -F -w` finds
- * them or more (a text blob: no NUL in its first 8,000 bytes): every run of
- * git's word characters, and every run of them joined by `$` or inner `-`
- * with each of its `-`-separated sub-runs. More matches only make an
- * element present, never stale.
- */
-function _blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
-  const has = new Set<string>();
-  if (bytes.subarray(0, 8000).includes(0)) return has;
-  const text = new TextDecoder().decode(bytes);
-  for (const m of text.matchAll(_GIT_WORD)) if (wanted.has(m[0])) has.add(m[0]);
-  for (const m of text.matchAll(_LONG_WORD)) {
-    const run = m[0];
-    if (wanted.has(run)) has.add(run);
-    if (run.indexOf("-") < 0) continue;
-    const parts = run.split("-");
-    if (parts.length > 8) continue;
-    for (let a = 0; a < parts.length; a++) {
-      for (let b = a + 2; b <= parts.length; b++) {
-        const sub = parts.slice(a, b).join("-");
-        if (wanted.has(sub)) has.add(sub);
-      }
-    }
-  }
-  return has;
-}
-
 function _ascii(bytes: Uint8Array, from: number, to: number): string {
   return new TextDecoder().decode(bytes.subarray(from, to));
 }
