@@ -12,8 +12,8 @@
  * git's word characters (`[A-Za-z0-9_]`), and every run of them joined by `$`
  * or an inner `-` (a flag's name, a `$` name) with each `-`-joined part of it
  * of two parts or more (when it has at most 8). More matches only make an
- * element present, never stale. A run whose length no term has is passed
- * over without a look-up.
+ * element present, never stale. A run of no term's length, first and last
+ * character is passed over without a look-up.
  *
  * @example
  * ```ts
@@ -29,10 +29,14 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
   const has = new Set<string>();
   if (wanted.size === 0 || bytes.subarray(0, 8000).includes(0)) return has;
   const text = _decoder.decode(bytes);
-  const lengths = new Set<number>();
-  for (const term of wanted) lengths.add(term.length);
+  // Each term's length, first and last character as one number: a run none has is passed over
+  // without making its string.
+  const shapes = new Set<number>();
+  for (const term of wanted) {
+    if (term !== "") shapes.add(_shape(term, 0, term.length));
+  }
   const check = (from: number, to: number) => {
-    if (!lengths.has(to - from)) return;
+    if (!shapes.has(_shape(text, from, to))) return;
     const word = text.slice(from, to);
     if (wanted.has(word)) has.add(word);
   };
@@ -71,6 +75,11 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
     }
   }
   return has;
+}
+
+/** `text[from, to)`'s length, first and last UTF-16 unit as one number. */
+function _shape(text: string, from: number, to: number): number {
+  return ((to - from) * 0x10000 + text.charCodeAt(from)) * 0x10000 + text.charCodeAt(to - 1);
 }
 
 /** `[A-Za-z0-9_]`: git's word characters. */
