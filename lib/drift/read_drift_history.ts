@@ -132,6 +132,14 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
     found: ReadonlySet<string> | undefined,
   ) => {
     const before = known?.grep[commit];
+    // Nothing new asked and every word kept still wanted (a repeat scan): the answers as they were.
+    if (
+      before !== undefined && asked.length === 0 && before[0].every((t) => wanted.has(t)) &&
+      before[1].every((t) => wanted.has(t))
+    ) {
+      grep[commit] = before;
+      return;
+    }
     const searched = new Set<string>();
     const has = new Set<string>();
     // Only the words still wanted are kept: the cache does not grow with words no doc names.
