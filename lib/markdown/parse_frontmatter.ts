@@ -163,9 +163,12 @@ function _broken(
 const _HYGIENE_LINE = /^["']?hygiene["']?[ \t]*:[ \t]*([^\n]*)$/m;
 
 // Plain scalars that YAML 1.2's core schema reads as strings: a letter first, then only
-// letters, digits, spaces and `_ . / -` (no `:`, `#`, quotes, flow or block indicators), or an
-// ISO date (the core schema has no timestamps).
-const SIMPLE_STRING = /^(?:[A-Za-z][A-Za-z0-9 _./-]{0,199}|\d{4}-\d{2}-\d{2})$/;
+// letters, digits, spaces and `_ . / - : ? & = % + ~ @` (no `#`, quotes, flow or block
+// indicators; a `:` never before a space nor last: see `_isSimpleString`) — names, URLs; or an
+// ISO date (the core schema has no timestamps), a date with slashes, a version of three numbers
+// or more (none is an int or a float).
+const SIMPLE_STRING =
+  /^(?:[A-Za-z][A-Za-z0-9 _./:?&=%+~@-]{0,199}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d+(?:\.\d+){2,8})$/;
 const RESERVED = /^(?:true|True|TRUE|false|False|FALSE|null|Null|NULL)$/;
 
 // The fast path for the common frontmatter of flat `key: word words` lines, which gives
@@ -195,7 +198,7 @@ function _simpleMapping(yaml: string): Record<string, unknown> | undefined {
       data[key] = raw === "" || raw[0] === "n" || raw[0] === "N"
         ? null
         : raw[0] === "t" || raw[0] === "T";
-    } else if (SIMPLE_STRING.test(raw)) data[key] = raw;
+    } else if (_isSimpleString(raw)) data[key] = raw;
     else return undefined;
   }
   return data;
@@ -204,13 +207,20 @@ function _simpleMapping(yaml: string): Record<string, unknown> | undefined {
 const _SPACES_AROUND = /^[ \t]+|[ \t]+$/g;
 
 // A simple line is `key:`, then nothing or spaces or tabs and a value: the offset of the `:`
-// after a key of 1–64 letters, digits, `_` and `-` (not starting with a digit or `-`), or -1.
+// after a key of 1–64 letters, digits, `_`, `-` and `.`, words of them parted by single spaces
+// (`ms.date`, `online version`; not starting with a digit, `-` or `.`), or -1.
 function _keyEnd(line: string): number {
   let k = 0;
   for (; k < line.length && k <= 64; k++) {
     const c = line.charCodeAt(k);
-    const letter = ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
-    if (!letter && (k === 0 || !((c >= 0x30 && c <= 0x39) || c === 0x2d))) break;
+    if (_isKeyStart(c)) continue;
+    if (k === 0) break;
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e) continue;
+    // A space between two words of the key (a plain scalar keeps it).
+    if (c === 0x20 && line.charCodeAt(k - 1) !== 0x20 && _isKeyChar(line.charCodeAt(k + 1))) {
+      continue;
+    }
+    break;
   }
   if (k === 0 || k > 64 || line.charCodeAt(k) !== 0x3a) return -1;
   const after = line.charCodeAt(k + 1);
@@ -218,6 +228,21 @@ function _keyEnd(line: string): number {
 }
 
 // RESERVED, after a first-character test (`t`, `f` or `n`, either case) that most values fail.
+/** A value {@linkcode SIMPLE_STRING} allows whose `:` (in a URL) is neither last nor before a space. */
+function _isSimpleString(raw: string): boolean {
+  return SIMPLE_STRING.test(raw) && !raw.endsWith(":") && raw.indexOf(": ") < 0;
+}
+
+/** A letter or `_`: what a key starts with. */
+function _isKeyStart(c: number): boolean {
+  return ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
+}
+
+/** What a key holds after its first character: a letter, `_`, a digit, `-` or `.`. */
+function _isKeyChar(c: number): boolean {
+  return _isKeyStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e;
+}
+
 function _isReserved(s: string): boolean {
   const c = s.charCodeAt(0) | 0x20;
   return (c === 0x74 || c === 0x66 || c === 0x6e) && RESERVED.test(s);

@@ -103,6 +103,21 @@ Deno.test("parseFrontmatter: the fast path for flat frontmatter agrees with the 
     "a: \u2029",
     "a: x\n\nb: y",
     "tRue: x\nnULL: y",
+    // Keys of words and dots, URLs, dates with slashes, versions (PowerShell-Docs' frontmatter).
+    [
+      "external help file: System.Management.Automation.dll-Help.xml",
+      "Locale: en-US",
+      "Module Name: Microsoft.PowerShell.Core",
+      "ms.date: 12/15/2025",
+      "online version: https://learn.microsoft.com/a/b?view=powershell-7.5&WT.mc_id=ps-gethelp",
+      "schema: 2.0.0",
+      "title: Get-Help",
+    ].join("\n"),
+    "a  b: x\na .b: y\na. b: z\n.a: w\na b : v",
+    "a: b: c\nd: e:\nf: http://x:80/y\ng: a:b:c\nh: x :y",
+    "v: 2.0\nw: 2.0.0\nx: 1.2.3.4\ny: 1e5\nz: 0x1F",
+    "d: 12/15/2025\ne: 1/2/3\nf: 12/15/25/1\ng: 2025/12/15",
+    "k: a?b&c=d%20e+f~g@h\nl: x @y\nm: %x\nn: @x\no: x?",
     Array.from({ length: 64 }, (_, i) => `k${i}: v`).join("\n"),
     Array.from({ length: 65 }, (_, i) => `k${i}: v`).join("\n"),
   ];
