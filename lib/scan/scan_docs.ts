@@ -90,7 +90,11 @@ export interface ScanArtifact {
   excluded: { path: string; reason: Exclude<ExclusionReason, "dir"> }[];
   /** Shortlisted paths. */
   shortlist: string[];
-  /** Signals per shortlisted path. */
+  /**
+   * Signals per shortlisted path. Alike signals (the age of one commit, an
+   * inbound count, a status, a checkbox count) are one frozen object shared by
+   * the docs that have it (docs/library.md).
+   */
   signals: Record<string, Signal[]>;
   /**
    * Only with `scan.ts --fail-on`: its verdict (`failed` means exit 1 for
