@@ -227,7 +227,9 @@ async function _scan(
     links: source,
     keepLinks: options.keepLinks,
     helpers,
-    cache: listed === undefined ? undefined : {
+    // Each doc's facts made as its cache line even when no cache is read or written (`--no-cache`):
+    // the lean record a large scan holds. Not for prune's scan, which keeps each doc's links.
+    cache: options.keepLinks ? undefined : {
       keepFacts,
       expect,
       oids,
