@@ -213,9 +213,8 @@ function _keyEnd(line: string): number {
   let k = 0;
   for (; k < line.length && k <= 64; k++) {
     const c = line.charCodeAt(k);
-    if (_isKeyStart(c)) continue;
+    if (k === 0 ? _isKeyStart(c) : _isKeyChar(c)) continue;
     if (k === 0) break;
-    if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e) continue;
     // A space between two words of the key (a plain scalar keeps it).
     if (c === 0x20 && line.charCodeAt(k - 1) !== 0x20 && _isKeyChar(line.charCodeAt(k + 1))) {
       continue;

@@ -77,6 +77,8 @@ export function newCache(c: NewCacheInput): (() => Iterable<Uint8Array>) | undef
   }
   return () => {
     const lines: [string, string, string, string][] = [];
+    // The paths the taken docs' checks probed, each doc's parsed once here.
+    const probedByTaken: string[] = [];
     const listedIndex = c.relisted ? listingIndex(c.listed) : undefined;
     for (const path of c.paths) {
       const read = c.reads.get(path);
@@ -86,6 +88,7 @@ export function newCache(c: NewCacheInput): (() => Iterable<Uint8Array>) | undef
         const probed = doc.probed();
         // Not written again: its probed paths (needed to keep what its facts rest on) are lost.
         if (probed === undefined) continue;
+        for (const path of probed) probedByTaken.push(path);
         const line = listedIndex === undefined
           ? cache!.line(path)!
           : encodeCacheEntry(read.lines, read.summary!, doc.targets, probed, listedIndex);
@@ -98,10 +101,9 @@ export function newCache(c: NewCacheInput): (() => Iterable<Uint8Array>) | undef
     // are now (the others are left behind); the new facts on the answers just recorded.
     let answers = c.disk;
     if (cache !== undefined && c.taken.size > 0) {
-      const probed = c.taken.values().flatMap((doc) => doc.probed() ?? []).toArray();
       answers = new DiskRecord();
-      answers.add(cache.disk.about(probed));
-      if (c.changed !== undefined) answers.add(c.changed.about(probed));
+      answers.add(cache.disk.about(probedByTaken));
+      if (c.changed !== undefined) answers.add(c.changed.about(probedByTaken));
       answers.merge(c.disk);
     }
     const indexOf = listedIndex ?? listingIndex(c.listed);

@@ -11,8 +11,7 @@ import { loadYaml } from "../../lib/yaml/load_yaml.ts";
 import { scanRepository } from "../../lib/scan/scan_repository.ts";
 import type { ScanArtifact, Signal } from "../../lib/scan/scan_docs.ts";
 import { ScanCache } from "../../lib/scan/scan_cache.ts";
-import { commitFiles, git, tempDir, tempRepo } from "../support/helpers.ts";
-import { concatBytes } from "../../lib/core/concat_bytes.ts";
+import { commitFiles, git, joinPieces, tempDir, tempRepo } from "../support/helpers.ts";
 
 await loadYaml();
 
@@ -226,7 +225,7 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   await driftRepo(repo.path);
   const cacheFile = join(repo.path, ".git", "drift-cache.json");
   const first = await scan(repo.path, defaultConfig(), cacheFile);
-  const firstCache = joined(first.cachePieces!());
+  const firstCache = joinPieces(first.cachePieces!());
   await Deno.writeFile(cacheFile, firstCache);
   const repeat = await scan(repo.path, defaultConfig(), cacheFile);
   assert.deepEqual(repeat.artifact.signals, first.artifact.signals);
@@ -234,7 +233,7 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   // git's racy-index rule, see scan_cache.ts).
   const kept = ScanCache.parse(firstCache)!.drift()!;
   if (repeat.cachePieces !== undefined) {
-    assert.deepEqual(ScanCache.parse(joined(repeat.cachePieces()))!.drift(), kept);
+    assert.deepEqual(ScanCache.parse(joinPieces(repeat.cachePieces()))!.drift(), kept);
   }
   await commitFiles(
     repo.path,
@@ -244,7 +243,7 @@ Deno.test("the scan cache keeps the history work: a repeat and a new commit give
   const warm = await scan(repo.path, defaultConfig(), cacheFile);
   const cold = await scan(repo.path);
   // Only the new commit was read: the chain grew by one, the trees examined before kept their answers.
-  const after = ScanCache.parse(joined(warm.cachePieces!()))!.drift()!;
+  const after = ScanCache.parse(joinPieces(warm.cachePieces!()))!.drift()!;
   assert.deepEqual(after.chain.slice(0, -1), kept.chain);
   for (const [commit, answer] of Object.entries(kept.grep)) {
     if (commit !== kept.head && after.grep[commit]) assert.deepEqual(after.grep[commit], answer);
@@ -272,9 +271,3 @@ Deno.test("the text summary has a section for each drift signal", async () => {
     "reviews due: 1 in 1 doc\n  due.md  reviewed 2025-01-01, 151 days ago (every 30 days)\n",
   ));
 });
-
-/** A cache's pieces as one byte array. */
-function joined(pieces: Iterable<Uint8Array>): Uint8Array {
-  const list = [...pieces];
-  return concatBytes(list, list.reduce((size, piece) => size + piece.length, 0));
-}

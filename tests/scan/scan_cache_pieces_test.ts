@@ -1,22 +1,16 @@
 import assert from "node:assert/strict";
 import { cacheChecksum, cacheListing, ScanCache } from "../../lib/scan/scan_cache.ts";
 import { DiskRecord } from "../../lib/links/disk_record.ts";
-import { concatBytes } from "../../lib/core/concat_bytes.ts";
+import { joinPieces } from "../support/helpers.ts";
 
 const MIB = 1 << 20;
-
-/** A cache's pieces as one byte array. */
-function joined(pieces: Iterable<Uint8Array>): Uint8Array {
-  const list = [...pieces];
-  return concatBytes(list, list.reduce((size, piece) => size + piece.length, 0));
-}
 
 Deno.test("a cache over 1 MiB, a character of 2, 3 or 4 bytes split across its pieces, reads back as written", () => {
   const listing = cacheListing({ paths: ["a.md", "b.md"], nonFiles: [], opaque: [] });
   const docsWith = (first: string, second: string) =>
     [["a.md", "k1", first, ""], ["b.md", "k2", second, ""]] as const;
   // The header line's length (the lines do not change it).
-  const headerBytes = joined(ScanCache.format(listing, new DiskRecord(), docsWith("x", "y")))
+  const headerBytes = joinPieces(ScanCache.format(listing, new DiskRecord(), docsWith("x", "y")))
     .indexOf(0x0a) + 1;
   for (const char of ["é", "中", "😀"]) {
     const size = new TextEncoder().encode(char).length;
@@ -28,7 +22,7 @@ Deno.test("a cache over 1 MiB, a character of 2, 3 or 4 bytes split across its p
       const second = `["${char.repeat(3)}"]\t[]\tnull`;
       const pieces = [...ScanCache.format(listing, new DiskRecord(), docsWith(first, second))];
       assert.equal(pieces[0].length, MIB, "the first piece is full");
-      const bytes = joined(pieces);
+      const bytes = joinPieces(pieces);
       assert.equal(bytes[MIB - before - 1], 0x22, "the character starts where it should"); // `"`
       // Valid UTF-8 throughout: the same bytes as the whole text encoded at once.
       const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

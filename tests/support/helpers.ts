@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { existingPaths } from "../../lib/config/governing_rule.ts";
 import { PERMISSION_FLAGS, type SeamName } from "../../lib/cli/permission_flags.ts";
 import type { PlanInput, UnitFacts } from "../../lib/prune/plan_prune.ts";
+import { concatBytes } from "../../lib/core/concat_bytes.ts";
 
 /** Absolute path of the package (the directory holding deno.json). */
 export const PACKAGE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
@@ -77,6 +78,12 @@ export async function writeFiles(root: string, files: Record<string, string>): P
     await Deno.mkdir(dirname(join(root, path)), { recursive: true });
     await Deno.writeTextFile(join(root, path), content);
   }
+}
+
+/** Byte pieces (a scan cache's, as `ScanCache.format` makes them) as one byte array. */
+export function joinPieces(pieces: Iterable<Uint8Array>): Uint8Array {
+  const list = [...pieces];
+  return concatBytes(list, list.reduce((size, piece) => size + piece.length, 0));
 }
 
 /** Deletes the loose object `rev` names in the repository at `root` (a repository missing an object). */
