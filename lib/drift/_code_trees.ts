@@ -9,6 +9,7 @@
 import { decodeNulTerminated } from "../core/decode_path.ts";
 import { runGit } from "../git/run_git.ts";
 import { blobWords } from "./_blob_words.ts";
+import { isBinaryName } from "./_is_binary_name.ts";
 
 /**
  * The code files of HEAD's tree and of older trees, searched for words: each
@@ -22,23 +23,29 @@ export class CodeTrees {
   #head: string;
   #wanted: ReadonlySet<string>;
   #isCode: (path: string) => boolean;
+  #notCode: readonly string[];
   #code = new Map<string, boolean>();
   /** HEAD's code files → their blob ids, listed on first need. */
   #headTree: Promise<Map<string, string>> | undefined;
   /** Each blob read → the wanted words it has (none: a binary blob, or one git lacks). */
   #words = new Map<string, ReadonlySet<string>>();
 
-  /** Searches `head` and older commits of the repository at `root` for `wanted` words in code. */
+  /**
+   * Searches `head` and older commits of the repository at `root` for `wanted` words in code;
+   * `notCode`: git pathspecs (`:(exclude)…`) of paths surely not code, left out of git's diffs.
+   */
   constructor(
     root: string,
     head: string,
     wanted: ReadonlySet<string>,
     isCode: (path: string) => boolean,
+    notCode: readonly string[] = [],
   ) {
     this.#root = root;
     this.#head = head;
     this.#wanted = wanted;
     this.#isCode = isCode;
+    this.#notCode = notCode;
   }
 
   /**
@@ -67,9 +74,10 @@ export class CodeTrees {
     return found;
   }
 
+  /** Whether `path` is code worth reading: code, and not named as a binary format. */
   #isCodePath(path: string): boolean {
     let yes = this.#code.get(path);
-    if (yes === undefined) this.#code.set(path, yes = this.#isCode(path));
+    if (yes === undefined) this.#code.set(path, yes = !isBinaryName(path) && this.#isCode(path));
     return yes;
   }
 
@@ -83,8 +91,9 @@ export class CodeTrees {
       const stdin = older.map((c, i) => `${c} ${i === 0 ? this.#head : older[i - 1]}\n`).join("");
       const diff = await runGit(
         this.#root,
-        ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin"],
-        { stdin },
+        ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin", "--", ...this.#notCode],
+        // The pathspecs are patterns (`--literal-pathspecs` would take them as paths).
+        { stdin, literalPathspecs: false },
       );
       const tokens = decodeNulTerminated(diff.stdout);
       let started = false;

@@ -53,6 +53,11 @@ export interface DriftHistoryOptions {
   key: string;
   /** Whether a path (of any commit's tree) is code: a tracked non-doc file (docs/signals.md). */
   isCode: (path: string) => boolean;
+  /**
+   * Git pathspecs (`:(exclude)…`) of paths `isCode` surely rejects, left out
+   * of git's diffs of older trees (most of a docs repository's changes).
+   */
+  notCode?: readonly string[];
   /** The words to look for (see `elementTerms`); none: no grep at all. */
   terms: readonly string[];
   /** What a scan before kept (see {@linkcode parseDriftCache}). */
@@ -114,7 +119,7 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   const { root, head } = options;
   const known = options.known?.key === options.key ? options.known : undefined;
   const wanted = new Set(options.terms);
-  const trees = new CodeTrees(root, head, wanted, options.isCode);
+  const trees = new CodeTrees(root, head, wanted, options.isCode, options.notCode);
   // The HEAD grep needs only HEAD: it runs while a log of this module's own is read, if any.
   const atHead = known?.head === head ? known.grep[head] : undefined;
   const headAsk = _unasked(wanted, atHead);

@@ -124,6 +124,7 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       head: git.head,
       key,
       isCode,
+      notCode: _notCodePathspecs(config),
       terms: [...terms],
       known: git.history === undefined ? undefined : options.known,
       log: git.log,
@@ -148,4 +149,17 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     data: git!.history === undefined ? undefined : history.data,
     changed: history.changed,
   };
+}
+
+/**
+ * Git pathspecs of paths that are docs by a `**\/*.<ext>` scope glob (as `globMatcher`'s
+ * suffix test: without magic, git's `*` matches `/` too), and the state folder.
+ */
+function _notCodePathspecs(config: Config): string[] {
+  const specs = [":(exclude).dochygiene/"];
+  for (const glob of config.scope_globs) {
+    const ext = /^\*\*\/\*\.([A-Za-z0-9_-]+)$/.exec(glob)?.[1];
+    if (ext !== undefined) specs.push(`:(exclude)*.${ext}`);
+  }
+  return specs;
 }

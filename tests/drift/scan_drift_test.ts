@@ -220,6 +220,29 @@ Deno.test("drift: each signal can be switched off, and docs, code and elements e
   );
 });
 
+Deno.test("words are searched in code only: never in docs, nor in files named as a binary format", async () => {
+  await using repo = await tempRepo();
+  await commitFiles(repo.path, {
+    "src/widget.ts": "export function legacyWidget() {}\n",
+    // Text, but named as an image: not read (docs/signals.md "What counts as code").
+    "assets/logo.PNG": "export function pngWidget() {}\n",
+    "notes/old.md": "Call docWidget() here.\n",
+  }, "2025-01-01T00:00:00Z");
+  await git(repo.path, ["rm", "-q", "assets/logo.PNG"]);
+  await commitFiles(repo.path, {
+    "src/widget.ts": "export function newWidget() {}\n",
+    "notes/old.md": "Nothing here.\n",
+  }, "2025-02-01T00:00:00Z");
+  await commitFiles(repo.path, {
+    "docs/guide.md": "Use `legacyWidget()`, `pngWidget()` and `docWidget()`.\n",
+  }, "2025-03-01T00:00:00Z");
+  const { artifact } = await scan(repo.path);
+  assert.deepEqual(
+    kinds(artifact, "docs/guide.md", "stale_reference").map((s) => s.element),
+    ["legacyWidget()"],
+  );
+});
+
 Deno.test("the scan cache keeps the history work: a repeat and a new commit give a cold scan's signals", async () => {
   await using repo = await tempRepo();
   await driftRepo(repo.path);
