@@ -5,13 +5,13 @@
  * @module
  */
 
-import { posix } from "node:path";
 import type { DriftConfig } from "../config/load_config.ts";
 import { globMatcher } from "../config/glob_matcher.ts";
 import { byCodePoint } from "../core/by_code_point.ts";
 import { elementExcluder, elementTerms } from "./code_element.ts";
 import type { DocDriftFacts } from "./doc_drift_facts.ts";
 import type { DriftHistory } from "./read_drift_history.ts";
+import { codeTargeter } from "./code_targeter.ts";
 
 /** A first-parent commit and its committer date (ISO-8601 UTC). */
 export interface CommitRef {
@@ -87,7 +87,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
   const out = new Map<string, DriftSignal[]>();
   const skipDoc = config.exclude_docs.length > 0 ? globMatcher(config.exclude_docs) : () => false;
   const skipElement = elementExcluder(config.exclude_elements);
-  const mayBeCode = _mayBeCode(input.codeFiles);
+  const codeTargets = codeTargeter(input.codeFiles);
   const dates = new Map<number, string>();
   const dateOf = (seconds: number) => {
     let date = dates.get(seconds);
@@ -122,7 +122,7 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
       input.codeFiles.size > 0
     ) {
       const drift: Extract<DriftSignal, { kind: "code_drift" }>[] = [];
-      for (const target of _codeTargets(path, facts.paths, input.codeFiles, mayBeCode)) {
+      for (const target of codeTargets(path, facts.paths)) {
         const after = history.changes(target).filter((s) => s > docSeconds);
         if (after.length === 0) continue;
         drift.push({
@@ -136,16 +136,8 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
       list.push(...drift.slice(0, CODE_DRIFT_CAP));
     }
     if (config.review && facts.review !== undefined) {
-      const reviewedMs = Date.parse(`${facts.review.reviewed}T00:00:00Z`);
-      const days = Math.floor((input.now.getTime() - reviewedMs) / 86_400_000);
       const interval = facts.review.interval ?? config.review_interval_days;
-      list.push({
-        kind: "review",
-        reviewed: facts.review.reviewed,
-        days_since: days,
-        interval_days: interval,
-        due: interval === null ? null : days >= interval,
-      });
+      list.push(reviewSignal(facts.review.reviewed, interval, input.now));
     }
     if (list.length > 0) out.set(path, list);
   }
@@ -153,53 +145,30 @@ export function driftSignals(input: DriftInput): Map<string, DriftSignal[]> {
 }
 
 /**
- * The code files a doc points at: its link targets and inline-code paths
- * (from the root, else from the doc's folder) that are tracked code files,
- * once each.
+ * The `review` signal of a doc reviewed on `reviewed` (`YYYY-MM-DD`), due
+ * every `interval` days (`null`: no interval), on `now`'s date.
+ *
+ * @example
+ * ```ts
+ * import { reviewSignal } from "./drift_signals.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(reviewSignal("2026-01-01", 30, new Date("2026-01-31T23:00:00Z")), {
+ *   kind: "review", reviewed: "2026-01-01", days_since: 30, interval_days: 30, due: true,
+ * });
+ * ```
  */
-function _codeTargets(
-  doc: string,
-  paths: readonly string[],
-  code: ReadonlySet<string>,
-  mayBeCode: (raw: string) => boolean,
-): string[] {
-  let out: Set<string> | undefined;
-  let dir: string | undefined;
-  for (const raw of paths) {
-    if (!mayBeCode(raw)) continue;
-    dir ??= posix.dirname(doc);
-    const path = raw.replace(/^(\.\/)+/, "").replace(/:\d+(?::\d+)?$/, "");
-    if (code.has(path)) (out ??= new Set()).add(path);
-    else if (dir !== ".") {
-      const joined = posix.join(dir, path);
-      if (code.has(joined)) (out ??= new Set()).add(joined);
-    }
-  }
-  return out === undefined ? [] : [...out];
-}
-
-/**
- * Whether a path a doc names may resolve to a code file: whether its last segment is a code
- * file's name (or `.`, `..`, empty: normalised away). Remembered per path: most are links to
- * docs, named by doc after doc (the listing's own strings, their hashes computed once).
- */
-function _mayBeCode(code: ReadonlySet<string>): (raw: string) => boolean {
-  const names = new Set<string>();
-  for (const file of code) names.add(file.slice(file.lastIndexOf("/") + 1));
-  // The lengths of those names (and of "", ".", ".."): a path whose last segment is of none of
-  // them, and holds no `:` (a `:line` suffix), is passed over without a look-up.
-  const lengths = new Set([0, 1, 2]);
-  for (const name of names) lengths.add(name.length);
-  const known = new Map<string, boolean>();
-  return (raw) => {
-    const slash = raw.lastIndexOf("/");
-    if (!lengths.has(raw.length - slash - 1) && raw.indexOf(":", slash) < 0) return false;
-    let may = known.get(raw);
-    if (may === undefined) {
-      const name = raw.slice(raw.lastIndexOf("/") + 1).replace(/:\d+(?::\d+)?$/, "");
-      may = names.has(name) || name === "" || name === "." || name === "..";
-      known.set(raw, may);
-    }
-    return may;
+export function reviewSignal(
+  reviewed: string,
+  interval: number | null,
+  now: Date,
+): Extract<DriftSignal, { kind: "review" }> {
+  const days = Math.floor((now.getTime() - Date.parse(`${reviewed}T00:00:00Z`)) / 86_400_000);
+  return {
+    kind: "review",
+    reviewed,
+    days_since: days,
+    interval_days: interval,
+    due: interval === null ? null : days >= interval,
   };
 }

@@ -17,6 +17,7 @@ import {
 import { DiskRecord } from "../links/disk_record.ts";
 import type { GitAges, KnownAges } from "../git/read_git_ages.ts";
 import type { DriftCacheData } from "../drift/read_drift_history.ts";
+import type { DriftMemo } from "../drift/drift_memo.ts";
 
 /** What {@linkcode newCache} works with. */
 export interface NewCacheInput {
@@ -40,8 +41,8 @@ export interface NewCacheInput {
   ages: GitAges | undefined;
   /** The ages the cache read kept. */
   agesBefore: KnownAges | undefined;
-  /** The drift signals' history data to keep. */
-  drift: DriftCacheData | undefined;
+  /** The drift signals' history data and signals to keep. */
+  drift: { history?: DriftCacheData; memo?: DriftMemo } | undefined;
   /** Whether it differs from the cache's. */
   driftChanged: boolean;
 }

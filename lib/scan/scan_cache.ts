@@ -17,6 +17,7 @@ import type { KnownAges } from "../git/read_git_ages.ts";
 import { VERSION } from "../core/version.ts";
 import { type CachedDoc, isCount, parseCacheRow, storedPath } from "./_cache_row.ts";
 import { type DriftCacheData, parseDriftCache } from "../drift/read_drift_history.ts";
+import type { DriftMemo } from "../drift/drift_memo.ts";
 import { keepHeapNearLive } from "../core/keep_heap_near_live.ts";
 
 // A doc's line is made and read in `_cache_row.ts`; the rest of the scanner imports it from here.
@@ -31,7 +32,7 @@ export const SCAN_CACHE_FILE_NAME = "scan-cache.json";
  * changes what it finds, or the file's format changes, so that no cache made
  * by the old code is trusted.
  */
-const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 9`;
+const _ENGINE = `dochygiene ${VERSION}, analysis 6, format 10`;
 
 /**
  * The cache's key of a doc's bytes: their length and content fingerprint
@@ -146,6 +147,7 @@ export class ScanCache {
   #history: _History | null;
   #ages: KnownAges | null | undefined;
   #drift: unknown;
+  #driftMemo: unknown;
   /** Path → its index in `#keys` and `#starts`. */
   #docs: Map<string, number>;
   #keys: string[];
@@ -168,6 +170,7 @@ export class ScanCache {
     this.#starts = starts;
     this.#history = header.history;
     this.#drift = header.drift;
+    this.#driftMemo = header.drift_signals;
   }
 
   /**
@@ -221,7 +224,7 @@ export class ScanCache {
     disk: DiskRecord,
     docs: readonly (readonly [path: string, key: string, line: string, oid: string])[],
     known?: { ages: KnownAges; indexOf: (path: string) => number },
-    drift?: DriftCacheData,
+    drift?: { history?: DriftCacheData; memo?: DriftMemo },
   ): Generator<Uint8Array> {
     const out = new _Pieces();
     // The header line, a field at a time (never the whole header as one string: at 100,000 docs
@@ -242,7 +245,8 @@ export class ScanCache {
       });
       yield* out.put("}");
     }
-    yield* out.put(`,"drift":${JSON.stringify(drift ?? null)}`);
+    yield* out.put(`,"drift":${JSON.stringify(drift?.history ?? null)}`);
+    yield* out.put(`,"drift_signals":${JSON.stringify(drift?.memo ?? null)}`);
     yield* out.list(',"paths":', docs.values(), ([path]) => JSON.stringify(path));
     yield* out.list(',"keys":', docs.values(), ([, key]) => JSON.stringify(key));
     yield* out.list(',"oids":', docs.values(), ([, , , oid]) => JSON.stringify(oid));
@@ -315,6 +319,11 @@ export class ScanCache {
     return parseDriftCache(this.#drift);
   }
 
+  /** The drift signals the scan made (a `DriftMemo`, unchecked: see `parseDriftMemo`); `null` for none. */
+  driftMemo(): unknown {
+    return this.#driftMemo;
+  }
+
   /** Whether the file holds drift data at all (unchecked: no parse). */
   hasDrift(): boolean {
     return this.#drift !== undefined && this.#drift !== null;
@@ -333,6 +342,7 @@ interface _Header {
   disk: [string, DiskAnswer][];
   history: _History | null;
   drift: unknown;
+  drift_signals: unknown;
   paths: string[];
   keys: string[];
   oids: string[];

@@ -315,11 +315,10 @@ async function _scan(
       now: options.clock.now(),
       // Made as they are asked for, each time (from each doc's cache line): never all at once.
       docs: {
-        *[Symbol.iterator]() {
-          for (const path of artifact.shortlist) {
-            const read = reads.get(path);
-            yield [path, read?.kind === "text" ? read.summary?.drift : undefined] as const;
-          }
+        keys: () => artifact.shortlist,
+        get: (path) => {
+          const read = reads.get(path);
+          return read?.kind === "text" ? read.summary?.drift : undefined;
         },
       },
       files,
@@ -331,6 +330,12 @@ async function _scan(
         log: git.log,
       },
       known: cache?.drift(),
+      // The signals the cache's scan made hold for the docs that took their facts from it.
+      before: cache === undefined ? undefined : {
+        memo: cache.driftMemo(),
+        sameListing: valid !== undefined && change === undefined,
+        unchanged: (path) => taken.has(path),
+      },
     });
   if (drift !== undefined) {
     // Drift findings are suppressed by the doc's comments too (docs/signals.md).
@@ -357,9 +362,10 @@ async function _scan(
     disk,
     ages,
     agesBefore: cache?.ages(),
-    drift: drift?.data,
-    // New history work, or drift data where the cache had none (or none where it had some).
-    driftChanged: drift?.changed === true ||
+    drift: drift && { history: drift.data, memo: drift.memo },
+    // New history work or signals, or drift data where the cache had none (or none where it had
+    // some).
+    driftChanged: drift?.changed === true || drift?.memoChanged === true ||
       (drift?.data !== undefined) !== (cache?.hasDrift() === true),
   });
   if (cachePieces !== undefined && options.onCache !== undefined) {

@@ -1,0 +1,108 @@
+/**
+ * The drift signals a scan made, kept in the scan cache so that the next
+ * scan, when nothing they rest on has moved, takes each unchanged doc's
+ * signals as they were instead of making them again (docs/scan.md "The scan
+ * cache"). Only `review`'s day counts move with the date; they are made anew.
+ *
+ * @module
+ */
+
+import { byCodePoint } from "../core/by_code_point.ts";
+import type { DriftSignal } from "./drift_signals.ts";
+
+/** A doc names code elements to look for (see {@linkcode DriftMemoDoc}). */
+export const ASKS_WORDS = 1;
+/** A doc points at a tracked code file (with `code_drift` on, the history is needed). */
+export const POINTS_AT_CODE = 2;
+
+/**
+ * One doc's entry: its path, what its facts ask of the history
+ * ({@linkcode ASKS_WORDS}, {@linkcode POINTS_AT_CODE}, both or neither), and its
+ * drift signals as they were made.
+ */
+export type DriftMemoDoc = readonly [path: string, asks: number, signals: DriftSignal[]];
+
+/** The drift signals of a scan (see the module's doc). */
+export interface DriftMemo {
+  /** What every doc's signals rest on besides its own facts (HEAD, config, listing, …). */
+  key: string;
+  /** The artifact's `drift` note of that scan (`null`: none). */
+  note: { commits: number; examined: number; shallow: boolean } | null;
+  /** Each shortlisted doc with signals or asks, in shortlist order (by code point). */
+  docs: DriftMemoDoc[];
+}
+
+/**
+ * The memo in `value` (as the scan cache holds it), checked field by field,
+ * when it was made under `key`; `undefined` otherwise (its signals are then
+ * made again).
+ *
+ * @example
+ * ```ts
+ * import { parseDriftMemo } from "./drift_memo.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const memo = {
+ *   key: "k",
+ *   note: null,
+ *   docs: [["a.md", 2, [{ kind: "code_drift", path: "a.ts", commits_after: 2, days_after: 9 }]]],
+ * };
+ * assert.deepEqual(parseDriftMemo(memo, "k"), memo);
+ * assert.equal(parseDriftMemo(memo, "other"), undefined);
+ * assert.equal(parseDriftMemo({ ...memo, docs: [["a.md", 2, [{ kind: "age" }]]] }, "k"), undefined);
+ * ```
+ */
+export function parseDriftMemo(value: unknown, key: string): DriftMemo | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const memo = value as Record<string, unknown>;
+  if (memo.key !== key || !Array.isArray(memo.docs)) return undefined;
+  const note = memo.note as Record<string, unknown> | null;
+  if (
+    note !== null &&
+    (typeof note !== "object" || !_isCount(note.commits) || !_isCount(note.examined) ||
+      typeof note.shallow !== "boolean")
+  ) {
+    return undefined;
+  }
+  let previous: string | undefined;
+  for (const doc of memo.docs) {
+    if (
+      !Array.isArray(doc) || doc.length !== 3 || typeof doc[0] !== "string" ||
+      !_isCount(doc[1]) || doc[1] > 3 || !Array.isArray(doc[2]) || !doc[2].every(_isDriftSignal)
+    ) {
+      return undefined;
+    }
+    // In shortlist order (by code point), each path once: looked up by a merge.
+    if (previous !== undefined && byCodePoint(previous, doc[0]) >= 0) return undefined;
+    previous = doc[0];
+  }
+  return value as DriftMemo;
+}
+
+function _isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+function _isCommitRef(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { commit, date } = value as Record<string, unknown>;
+  return typeof commit === "string" && typeof date === "string";
+}
+
+/** A drift signal of one of the three kinds, with every field of its kind. */
+function _isDriftSignal(value: unknown): value is DriftSignal {
+  if (typeof value !== "object" || value === null) return false;
+  const s = value as Record<string, unknown>;
+  switch (s.kind) {
+    case "stale_reference":
+      return _isCount(s.line) && typeof s.element === "string" && _isCommitRef(s.last_seen) &&
+        _isCommitRef(s.gone_by);
+    case "code_drift":
+      return typeof s.path === "string" && _isCount(s.commits_after) && _isCount(s.days_after);
+    case "review":
+      return typeof s.reviewed === "string" && /^\d{4}-\d{2}-\d{2}$/.test(s.reviewed) &&
+        (s.interval_days === null || _isCount(s.interval_days));
+    default:
+      return false;
+  }
+}
