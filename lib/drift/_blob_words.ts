@@ -1,6 +1,6 @@
 /**
  * The words of a code blob that a doc's elements ask for: one pass over its
- * text, with no match object made per word (the drift signals' first scan
+ * bytes, with no match object made per word (the drift signals' first scan
  * reads every code blob of HEAD and of up to 24 older trees; docs/signals.md).
  *
  * @module
@@ -28,31 +28,32 @@
 export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<string> {
   const has = new Set<string>();
   if (wanted.size === 0 || bytes.subarray(0, 8000).includes(0)) return has;
-  const text = _decoder.decode(bytes);
-  // Each term's length, first and last character as one number: a run none has is passed over
-  // without making its string.
-  const shapes = new Set<number>();
-  for (const term of wanted) {
-    if (term !== "") shapes.add(_shape(term, 0, term.length));
-  }
+  const shapes = _shapesOf(wanted);
+  // Bytes, not text: word characters are ASCII (as git's, under LC_ALL=C), so every byte of a
+  // multi-byte character parts words as the character would.
   const check = (from: number, to: number) => {
-    if (!shapes.has(_shape(text, from, to))) return;
-    const word = text.slice(from, to);
+    const length = to - from;
+    const lengths = shapes[bytes[from] * 128 + bytes[to - 1]];
+    if ((lengths & (length < 31 ? 1 << length : 1 << 31)) === 0 || length > shapes[_LONGEST]) {
+      return;
+    }
+    const word = String.fromCharCode(...bytes.subarray(from, to));
     if (wanted.has(word)) has.add(word);
   };
-  const n = text.length;
+  const n = bytes.length;
   const hyphens: number[] = [];
   for (let i = 0; i < n;) {
-    if (!_isLongWordChar(text.charCodeAt(i))) {
+    if (_CLASS[bytes[i]] === 0) {
       i++;
       continue;
     }
     // One run: word characters and `$`, joined by single inner `-`.
     const start = i;
     hyphens.length = 0;
+    let dollars = false;
     while (true) {
-      while (i < n && _isLongWordChar(text.charCodeAt(i))) i++;
-      if (i + 1 < n && text.charCodeAt(i) === 0x2d && _isLongWordChar(text.charCodeAt(i + 1))) {
+      for (let c: number; i < n && (c = _CLASS[bytes[i]]) !== 0; i++) dollars ||= c === _DOLLAR;
+      if (i + 1 < n && bytes[i] === 0x2d && _CLASS[bytes[i + 1]] !== 0) {
         hyphens.push(i++);
         continue;
       }
@@ -60,9 +61,10 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
     }
     const end = i;
     check(start, end);
-    // git's words within it: the runs between its `$` and `-`.
+    // git's words within it: the runs between its `$` and `-` (a run of neither is one).
+    if (!dollars && hyphens.length === 0) continue;
     for (let k = start, from = start; k <= end; k++) {
-      if (k < end && _isGitWordChar(text.charCodeAt(k))) continue;
+      if (k < end && _CLASS[bytes[k]] === _WORD) continue;
       if (k > from) check(from, k);
       from = k + 1;
     }
@@ -77,20 +79,38 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
   return has;
 }
 
-/** `text[from, to)`'s length, first and last UTF-16 unit as one number. */
-function _shape(text: string, from: number, to: number): number {
-  return ((to - from) * 0x10000 + text.charCodeAt(from)) * 0x10000 + text.charCodeAt(to - 1);
+/** A byte's class: git's word characters (`[A-Za-z0-9_]`), `$`, or neither (0). */
+const _WORD = 1;
+const _DOLLAR = 2;
+const _CLASS = new Uint8Array(256);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9_]/.test(ch)) _CLASS[c] = _WORD;
+}
+_CLASS[0x24] = _DOLLAR;
+
+/**
+ * The terms' shapes: for each first and last character (both ASCII: a term of other characters
+ * is never found), the lengths of the terms that have them as bits (bit 31: 31 or more). A run of
+ * no term's shape, or longer than every term (slot {@linkcode _LONGEST}), is passed over without
+ * making its string. Made once per set of terms.
+ */
+function _shapesOf(wanted: ReadonlySet<string>): Uint32Array {
+  let shapes = _shapes.get(wanted);
+  if (shapes !== undefined) return shapes;
+  shapes = new Uint32Array(_LONGEST + 1);
+  for (const term of wanted) {
+    const first = term.charCodeAt(0);
+    const last = term.charCodeAt(term.length - 1);
+    if (term === "" || first >= 128 || last >= 128) continue;
+    shapes[first * 128 + last] |= term.length < 31 ? 1 << term.length : 1 << 31;
+    shapes[_LONGEST] = Math.max(shapes[_LONGEST], term.length);
+  }
+  _shapes.set(wanted, shapes);
+  return shapes;
 }
 
-/** `[A-Za-z0-9_]`: git's word characters. */
-function _isGitWordChar(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) ||
-    c === 0x5f;
-}
+/** The slot after the shapes: the longest term's length. */
+const _LONGEST = 128 * 128;
 
-/** Word characters and `$`. */
-function _isLongWordChar(c: number): boolean {
-  return _isGitWordChar(c) || c === 0x24;
-}
-
-const _decoder = new TextDecoder();
+const _shapes = new WeakMap<ReadonlySet<string>, Uint32Array>();

@@ -73,3 +73,9 @@ Deno.test("a binary blob (a NUL in its first 8,000 bytes) has no words", () => {
   const bytes = new TextEncoder().encode("load_config\0");
   assert.equal(blobWords(bytes, new Set(["load_config"])).size, 0);
 });
+
+Deno.test("a blob's word longer than any term wanted is passed over, however long", () => {
+  const run = "a".repeat(500_000) + "b";
+  const wanted = new Set(["a".repeat(40) + "b", "ab"]);
+  assert.deepEqual(sorted(blobWords(new TextEncoder().encode(`x ${run} ab`), wanted)), ["ab"]);
+});
