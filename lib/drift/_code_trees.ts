@@ -29,6 +29,15 @@ export class CodeTrees {
   #headTree: Promise<Map<string, string>> | undefined;
   /** Each blob read → the wanted words it has (none: a binary blob, or one git lacks). */
   #words = new Map<string, ReadonlySet<string>>();
+  /** The reads under way or done: a search's answers wait for them all. */
+  #reading: Promise<void>[] = [];
+  /** Older commits whose blobs are being read ahead of their search (see {@linkcode prefetch}). */
+  #prefetched:
+    | {
+      commits: ReadonlySet<string>;
+      read: Promise<{ commits: readonly string[]; trees: string[][] }>;
+    }
+    | undefined;
 
   /**
    * Searches `head` and older commits of the repository at `root` for `wanted` words in code;
@@ -62,8 +71,9 @@ export class CodeTrees {
   ): Promise<Map<string, Set<string>>> {
     const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
     if (commits.length === 0 || terms.length === 0) return found;
-    const trees = await this.#trees(commits);
-    await this.#read([...new Set(trees.flat())].filter((oid) => !this.#words.has(oid)));
+    const trees = await this.#readTrees(commits);
+    // Blobs another search is still reading count once read.
+    await Promise.all(this.#reading);
     const asked = new Set(terms);
     commits.forEach((commit, i) => {
       const has = found.get(commit)!;
@@ -72,6 +82,33 @@ export class CodeTrees {
       }
     });
     return found;
+  }
+
+  /**
+   * Starts reading the code blobs of older `commits` (newest first, none of them HEAD) while
+   * HEAD's are searched: a later {@linkcode search} of any of them takes what was read.
+   */
+  prefetch(commits: readonly string[]): void {
+    if (commits.length === 0) return;
+    const read = this.#readTrees(commits);
+    read.catch(() => {}); // a search of these commits awaits it
+    this.#prefetched = {
+      commits: new Set(commits),
+      read: read.then((trees) => ({ commits, trees })),
+    };
+  }
+
+  /** The code blob ids of each of `commits`, their blobs read (those of a prefetch if it has them all). */
+  async #readTrees(commits: readonly string[]): Promise<string[][]> {
+    const prefetched = this.#prefetched;
+    if (prefetched !== undefined && commits.every((c) => prefetched.commits.has(c))) {
+      const { commits: all, trees } = await prefetched.read;
+      const at = new Map(all.map((c, i) => [c, trees[i]]));
+      return commits.map((c) => at.get(c)!);
+    }
+    const trees = await this.#trees(commits);
+    await this.#read([...new Set(trees.flat())].filter((oid) => !this.#words.has(oid)));
+    return trees;
   }
 
   /** Whether `path` is code worth reading: code, and not named as a binary format. */
@@ -83,19 +120,21 @@ export class CodeTrees {
 
   /** The code blob ids of each of `commits` (see {@linkcode search}). */
   async #trees(commits: readonly string[]): Promise<string[][]> {
+    const older = commits.filter((c) => c !== this.#head);
+    // The diffs are asked for while HEAD's tree is listed.
+    const stdin = older.map((c, i) => `${c} ${i === 0 ? this.#head : older[i - 1]}\n`).join("");
+    const diffing = older.length === 0 ? undefined : runGit(
+      this.#root,
+      ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin", "--", ...this.#notCode],
+      // The pathspecs are patterns (`--literal-pathspecs` would take them as paths).
+      { stdin, literalPathspecs: false },
+    );
+    diffing?.catch(() => {}); // awaited below
     const tree = new Map(await (this.#headTree ??= this.#listHead()));
     const headBlobs = [...tree.values()];
-    const older = commits.filter((c) => c !== this.#head);
     const snapshots: string[][] = [];
-    if (older.length > 0) {
-      const stdin = older.map((c, i) => `${c} ${i === 0 ? this.#head : older[i - 1]}\n`).join("");
-      const diff = await runGit(
-        this.#root,
-        ["diff-tree", "-r", "-z", "--no-renames", "--always", "--stdin", "--", ...this.#notCode],
-        // The pathspecs are patterns (`--literal-pathspecs` would take them as paths).
-        { stdin, literalPathspecs: false },
-      );
-      const tokens = decodeNulTerminated(diff.stdout);
+    if (diffing !== undefined) {
+      const tokens = decodeNulTerminated((await diffing).stdout);
       let started = false;
       for (let i = 0; i < tokens.length; i++) {
         const token = tokens[i];
@@ -128,10 +167,19 @@ export class CodeTrees {
     return tree;
   }
 
-  /** Reads `oids` in one `cat-file --batch` and keeps the wanted words each has. */
-  async #read(oids: readonly string[]): Promise<void> {
-    if (oids.length === 0) return;
+  /**
+   * Reads `oids` in one `cat-file --batch` and keeps the wanted words each has (each marked as
+   * read at once, so that no other search reads it again: see `#reading`).
+   */
+  #read(oids: readonly string[]): Promise<void> {
+    if (oids.length === 0) return Promise.resolve();
     for (const oid of oids) this.#words.set(oid, _NONE);
+    const reading = this.#readBatch(oids);
+    this.#reading.push(reading);
+    return reading;
+  }
+
+  async #readBatch(oids: readonly string[]): Promise<void> {
     const { stdout } = await runGit(this.#root, ["cat-file", "--batch"], {
       stdin: oids.join("\n") + "\n",
     });

@@ -123,12 +123,18 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   // The HEAD grep needs only HEAD: it runs while a log of this module's own is read, if any.
   const atHead = known?.head === head ? known.grep[head] : undefined;
   const headAsk = _unasked(wanted, atHead);
-  const [data, headFound] = await Promise.all([
-    _chain(root, head, options.key, known, options.isCode, options.log),
-    headAsk.length === 0
-      ? Promise.resolve(new Map<string, Set<string>>())
-      : trees.search(headAsk, [head]),
-  ]);
+  const headSearch = headAsk.length === 0
+    ? Promise.resolve(new Map<string, Set<string>>())
+    : trees.search(headAsk, [head]);
+  headSearch.catch(() => {}); // awaited below, once the chain is known
+  const data = await _chain(root, head, options.key, known, options.isCode, options.log);
+  // The sampled trees never searched (all of them on a first scan) will be unless HEAD has every
+  // word: their blobs are read while HEAD's are searched.
+  const samples = sampleIndexes(data.chain.length);
+  if (wanted.size > 0) {
+    trees.prefetch(samples.map((i) => data.chain[i]).filter((c) => known?.grep[c] === undefined));
+  }
+  const headFound = await headSearch;
   let changed = data !== known;
   const grep: DriftCacheData["grep"] = {};
   const keep = (
@@ -161,7 +167,6 @@ export async function readDriftHistory(options: DriftHistoryOptions): Promise<Dr
   keep(head, headAsk, headFound.get(head));
   const present = new Set(grep[head][1]);
   const absent = [...wanted].filter((term) => !present.has(term)).sort();
-  const samples = sampleIndexes(data.chain.length);
   // One grep over every sampled tree, for the words any of them was not asked for yet.
   const asks = new Set<string>();
   const commits: string[] = [];
