@@ -46,6 +46,10 @@ export interface KeepHeapOptions {
 }
 
 /** The heap the last collection left. */
+/** The heap is looked at no more often than this (a scan allocates some MB in that time). */
+const _LOOK_EVERY_MS = 10;
+
+let _lookedAt = -Infinity;
 let _after = 0;
 /** The collector; `null` when none can be had, `undefined` until it is loaded. */
 let _gc: (() => void) | null | undefined;
@@ -73,6 +77,10 @@ let _loading: Promise<void> | undefined;
  * ```
  */
 export function keepHeapNearLive(options: KeepHeapOptions = {}): void {
+  // Looking costs ~10 µs (the process's RSS is read too); callers ask every few hundred docs.
+  const now = performance.now();
+  if (!options.released && now - _lookedAt < _LOOK_EVERY_MS) return;
+  _lookedAt = now;
   const ceiling = options.released ? _RELEASED_BYTES : Math.max(
     options.floorBytes ?? _FLOOR_BYTES,
     _after * 1.15 + (options.slackBytes ?? _SLACK_BYTES),
