@@ -10,17 +10,8 @@
 import { byCodePoint } from "../core/by_code_point.ts";
 import type { DriftSignal } from "./drift_signals.ts";
 
-/** A doc names code elements to look for (see {@linkcode DriftMemoDoc}). */
-export const ASKS_WORDS = 1;
-/** A doc points at a tracked code file (with `code_drift` on, the history is needed). */
-export const POINTS_AT_CODE = 2;
-
-/**
- * One doc's entry: its path, what its facts ask of the history
- * ({@linkcode ASKS_WORDS}, {@linkcode POINTS_AT_CODE}, both or neither), and its
- * drift signals as they were made.
- */
-export type DriftMemoDoc = readonly [path: string, asks: number, signals: DriftSignal[]];
+/** One doc's entry: its path and its drift signals as they were made. */
+export type DriftMemoDoc = readonly [path: string, signals: DriftSignal[]];
 
 /** The drift signals of a scan (see the module's doc). */
 export interface DriftMemo {
@@ -28,7 +19,7 @@ export interface DriftMemo {
   key: string;
   /** The artifact's `drift` note of that scan (`null`: none). */
   note: { commits: number; examined: number; shallow: boolean } | null;
-  /** Each shortlisted doc with signals or asks, in shortlist order (by code point). */
+  /** Each shortlisted doc with signals, in shortlist order (by code point). */
   docs: DriftMemoDoc[];
 }
 
@@ -45,11 +36,11 @@ export interface DriftMemo {
  * const memo = {
  *   key: "k",
  *   note: null,
- *   docs: [["a.md", 2, [{ kind: "code_drift", path: "a.ts", commits_after: 2, days_after: 9 }]]],
+ *   docs: [["a.md", [{ kind: "code_drift", path: "a.ts", commits_after: 2, days_after: 9 }]]],
  * };
  * assert.deepEqual(parseDriftMemo(memo, "k"), memo);
  * assert.equal(parseDriftMemo(memo, "other"), undefined);
- * assert.equal(parseDriftMemo({ ...memo, docs: [["a.md", 2, [{ kind: "age" }]]] }, "k"), undefined);
+ * assert.equal(parseDriftMemo({ ...memo, docs: [["a.md", [{ kind: "age" }]]] }, "k"), undefined);
  * ```
  */
 export function parseDriftMemo(value: unknown, key: string): DriftMemo | undefined {
@@ -67,8 +58,8 @@ export function parseDriftMemo(value: unknown, key: string): DriftMemo | undefin
   let previous: string | undefined;
   for (const doc of memo.docs) {
     if (
-      !Array.isArray(doc) || doc.length !== 3 || typeof doc[0] !== "string" ||
-      !_isCount(doc[1]) || doc[1] > 3 || !Array.isArray(doc[2]) || !doc[2].every(_isDriftSignal)
+      !Array.isArray(doc) || doc.length !== 2 || typeof doc[0] !== "string" ||
+      !Array.isArray(doc[1]) || !doc[1].every(_isDriftSignal)
     ) {
       return undefined;
     }

@@ -16,13 +16,7 @@ import { codePathMatcher } from "./code_path_matcher.ts";
 import { codeTargeter } from "./code_targeter.ts";
 import type { DocDriftFacts } from "./doc_drift_facts.ts";
 import { type DriftSignal, driftSignals, reviewSignal } from "./drift_signals.ts";
-import {
-  ASKS_WORDS,
-  type DriftMemo,
-  type DriftMemoDoc,
-  parseDriftMemo,
-  POINTS_AT_CODE,
-} from "./drift_memo.ts";
+import { type DriftMemo, type DriftMemoDoc, parseDriftMemo } from "./drift_memo.ts";
 import { type DriftCacheData, type DriftHistory, readDriftHistory } from "./read_drift_history.ts";
 
 /** Bump when what the history work finds changes, so no cached answer of the old code is used. */
@@ -93,8 +87,8 @@ export interface ScanDrift {
  * `stale_reference` or `code_drift` is on and HEAD has a commit; git is not
  * run at all otherwise, nor when no doc names an element or a code file. When
  * HEAD, the config and the listing are those of the scan before, an
- * unchanged doc's signals are taken from its memo (only `review`'s day counts
- * made anew), and the history is asked only about the changed docs.
+ * unchanged doc's signals are those the memo keeps (only `review`'s day
+ * counts made anew); with every doc unchanged, nothing else is done.
  *
  * @example
  * ```ts
@@ -136,48 +130,42 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     ? parseDriftMemo(before.memo, memoKey)
     : undefined;
   const unchanged = memo === undefined ? () => false : before!.unchanged;
-  // The words of HEAD's search before (a superset of the unchanged docs' words), and the new ones.
-  const known = options.known;
-  const terms = new Set<string>(
-    memo !== undefined && git?.head !== undefined && known?.head === git.head
-      ? known.grep[git.head]?.[0]
-      : [],
-  );
-  // What the docs ask of the history: the unchanged docs' as their memo says, the others' from
-  // their facts (a doc that has none and had none changes nothing).
-  const fresh: string[] = [];
-  const freshAsks = new Map<string, number>();
-  let asks = 0;
-  let lost = false;
+  // Nothing changed: each doc's signals, and the history's note and answers, as the memo has them.
+  let asBefore = memo !== undefined;
+  for (const path of options.docs.keys()) {
+    if (!asBefore) break;
+    asBefore = unchanged(path);
+  }
+  if (asBefore) {
+    const data = git?.history === undefined ? undefined : options.known;
+    const signals = _kept(memo!, options.docs.keys(), unchanged, now);
+    return {
+      signals,
+      note: memo!.note ?? undefined,
+      data,
+      changed: false,
+      memo,
+      memoChanged: false,
+    };
+  }
+  // The words and code files every doc asks about (one pass over their facts).
+  const terms = new Set<string>();
+  let pointsAtCode = false;
   const skip = elementExcluder(drift.exclude_elements);
   const codeTargets = codeTargeter(codeFiles);
-  let memoDoc = _inOrder(memo?.docs ?? []);
   for (const path of options.docs.keys()) {
-    if (unchanged(path)) {
-      asks |= memoDoc(path)?.[1] ?? 0;
-      continue;
-    }
     const facts = options.docs.get(path);
-    if (facts === undefined) {
-      lost ||= memoDoc(path) !== undefined;
-      continue;
-    }
-    fresh.push(path);
-    let doc = 0;
+    if (facts === undefined) continue;
     if (drift.stale_reference) {
       for (const { element } of facts.elements) {
         if (skip(element)) continue;
-        for (const term of elementTerms(element)) terms.add(term), doc |= ASKS_WORDS;
+        for (const term of elementTerms(element)) terms.add(term);
       }
     }
-    if (drift.code_drift && codeTargets(path, facts.paths).length > 0) doc |= POINTS_AT_CODE;
-    if (doc !== 0) freshAsks.set(path, doc), asks |= doc;
+    pointsAtCode ||= drift.code_drift && codeTargets(path, facts.paths).length > 0;
   }
-  const wantHistory = asks !== 0;
   let history: DriftHistory | undefined;
-  // Nothing changed: the history's answers and note are those the memo was made with.
-  const asBefore = memo !== undefined && fresh.length === 0 && !lost;
-  if (git?.head !== undefined && wantHistory && !asBefore) {
+  if (git?.head !== undefined && (terms.size > 0 || pointsAtCode)) {
     history = await readDriftHistory({
       root: options.root,
       head: git.head,
@@ -185,14 +173,20 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       isCode,
       notCode: _notCodePathspecs(config),
       terms: [...terms],
-      known: git.history === undefined ? undefined : known,
+      known: git.history === undefined ? undefined : options.known,
       log: git.log,
     });
   }
-  const made = fresh.length === 0 ? new Map<string, DriftSignal[]>() : driftSignals({
+  // The unchanged docs keep their signals; the others' are made.
+  const signals = memo === undefined
+    ? new Map<string, DriftSignal[]>()
+    : _kept(memo, options.docs.keys(), unchanged, now);
+  const made = driftSignals({
     docs: {
       *[Symbol.iterator]() {
-        for (const path of fresh) yield [path, options.docs.get(path)] as const;
+        for (const path of options.docs.keys()) {
+          if (!unchanged(path)) yield [path, options.docs.get(path)] as const;
+        }
       },
     },
     config: drift,
@@ -201,43 +195,23 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     codeFiles,
     history,
   });
-  // Each doc's signals in shortlist order, and the memo for the next scan.
-  const signals = new Map<string, DriftSignal[]>();
-  const docs: DriftMemoDoc[] = [];
-  memoDoc = _inOrder(memo?.docs ?? []);
-  for (const path of options.docs.keys()) {
-    const kept = unchanged(path) ? memoDoc(path) : undefined;
-    if (kept !== undefined) {
-      if (kept[2].length > 0) {
-        signals.set(
-          path,
-          kept[2].map((s) =>
-            s.kind === "review" ? reviewSignal(s.reviewed, s.interval_days, now) : s
-          ),
-        );
-      }
-      docs.push(kept);
-      continue;
-    }
-    const list = made.get(path);
-    const doc = freshAsks.get(path) ?? 0;
-    if (list !== undefined) signals.set(path, list);
-    if (list !== undefined || doc !== 0) {
-      docs.push([path, doc, list === undefined ? [] : [...list]]);
-    }
-  }
-  const note = asBefore
-    ? memo.note ?? undefined
-    : history === undefined
+  for (const [path, list] of made) signals.set(path, list);
+  const note = history === undefined
     ? undefined
     : { commits: history.commits, examined: history.examined, shallow: git!.shallow };
-  const next = memoKey === undefined ? undefined : { key: memoKey, note: note ?? null, docs };
-  // A memo made anew differs from the one before, if any (one that did not hold is replaced).
-  const memoChanged = !asBefore && (next !== undefined || (before?.memo ?? null) !== null);
-  if (asBefore) {
-    const data = git?.history === undefined ? undefined : known;
-    return { signals, note, data, changed: false, memo: next, memoChanged };
+  // The memo for the next scan: every doc's signals, in shortlist order (each list a copy: the
+  // caller may trim the ones it is given).
+  let next: DriftMemo | undefined;
+  if (memoKey !== undefined) {
+    const docs: DriftMemoDoc[] = [];
+    for (const path of options.docs.keys()) {
+      const list = signals.get(path);
+      if (list !== undefined) docs.push([path, [...list]]);
+    }
+    next = { key: memoKey, note: note ?? null, docs };
   }
+  // A memo made anew differs from the one before, if any (one that did not hold is replaced).
+  const memoChanged = next !== undefined || (before?.memo ?? null) !== null;
   if (history === undefined) return { signals, changed: false, memo: next, memoChanged };
   return {
     signals,
@@ -247,6 +221,29 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     memo: next,
     memoChanged,
   };
+}
+
+/**
+ * The signals `memo` keeps of the `unchanged` docs among `paths` (in shortlist order), with
+ * `review`'s day counts made anew on `now`'s date.
+ */
+function _kept(
+  memo: DriftMemo,
+  paths: Iterable<string>,
+  unchanged: (path: string) => boolean,
+  now: Date,
+): Map<string, DriftSignal[]> {
+  const out = new Map<string, DriftSignal[]>();
+  const doc = _inOrder(memo.docs);
+  for (const path of paths) {
+    const kept = unchanged(path) ? doc(path) : undefined;
+    if (kept === undefined) continue;
+    out.set(
+      path,
+      kept[1].map((s) => s.kind === "review" ? reviewSignal(s.reviewed, s.interval_days, now) : s),
+    );
+  }
+  return out;
 }
 
 /**

@@ -330,11 +330,13 @@ async function _scan(
         log: git.log,
       },
       known: cache?.drift(),
-      // The signals the cache's scan made hold for the docs that took their facts from it.
+      // The signals the cache's scan made hold for the docs that took their facts from it, and
+      // for binary docs (no facts) that were not text then either.
       before: cache === undefined ? undefined : {
         memo: cache.driftMemo(),
         sameListing: valid !== undefined && change === undefined,
-        unchanged: (path) => taken.has(path),
+        unchanged: (path) =>
+          taken.has(path) || (reads.get(path)?.kind !== "text" && cache.key(path) === undefined),
       },
     });
   if (drift !== undefined) {

@@ -141,6 +141,7 @@ Deno.test("a repeat scan of an unchanged repository with drift history leaves th
   await commitFiles(repo.path, {
     "src/a.ts": "export function readConfig() {}\n",
     "a.md": "# A\n\nCall `loadConfig()` in `src/a.ts`.\n",
+    "b.md": "\0 a binary doc has no facts to cache\n",
   }, "2025-02-01T00:00:00Z");
   const first = await facts(repo.path);
   assert.ok(first.drift !== undefined, "the scan read the history");
