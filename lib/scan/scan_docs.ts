@@ -18,12 +18,17 @@ import { globMatcher } from "../config/glob_matcher.ts";
 import { contentFingerprint } from "../core/content_fingerprint.ts";
 import type { ListedFile } from "../git/list_candidates.ts";
 import { ALWAYS_EXCLUDED_DIRS, type Config } from "../config/load_config.ts";
-import { hasAnchor, type LinkChecker, linkChecker } from "../links/check_doc_links.ts";
+import {
+  hasAnchor,
+  type LinkChecker,
+  linkChecker,
+  type MissingPath,
+} from "../links/check_doc_links.ts";
 import { contentExclusion, type DocSummary, summarizeDoc } from "./summarize_doc.ts";
 import { type DiskLookup, PathIndex, pathIndexSource } from "../links/path_index.ts";
 import type { DriftSignal } from "../drift/drift_signals.ts";
 import { type SiteLinkCheck, siteLinkCheck } from "../links/site_link_check.ts";
-import { TailIndex } from "../links/tail_index.ts";
+import { giveNearMisses } from "./_near_misses.ts";
 import { type SuppressedCounts, suppressSignals } from "./suppress_signals.ts";
 import type { ReadText, Site } from "../site/detect_site.ts";
 import { AlikeSignals } from "./_alike_signals.ts";
@@ -333,12 +338,8 @@ export function scanDocs(input: ScanInput): ScanArtifact {
   const site = input.site === undefined
     ? undefined
     : () => siteCheck ??= siteLinkCheck(input.site!, index(), input.readText ?? (() => undefined));
-  // The listed files by name, for missing paths' near misses: built once, on first need.
-  let tailIndex: TailIndex | undefined;
-  const tails = () =>
-    tailIndex ??= new TailIndex(
-      input.files.values().filter((f) => f.type === "file").map((f) => f.path),
-    );
+  // Missing paths, given their near misses once every doc's are known (one pass over the listing).
+  const misses: [path: string, signal: MissingPath][] = [];
   // A signal many docs have alike (the same commit's age, inbound count, status or checkboxes) is
   // one frozen object: a scan of 100,000 docs makes ~5 of these a doc. Keyed by number where
   // the kind allows (no key string made a doc).
@@ -377,12 +378,15 @@ export function scanDocs(input: ScanInput): ScanArtifact {
     list.push(alike.inbound(count));
     const dup = duplicates.get(path);
     if (dup) list.push({ kind: "duplicate", of: dup });
-    if (doc) _linkFindings(list, path, doc.linkFacts, input.reads, analysed, headings, site, tails);
+    if (doc) {
+      _linkFindings(list, path, doc.linkFacts, input.reads, analysed, headings, site, misses);
+    }
     if (suppressions !== undefined) suppressSignals(path, list, suppressions, suppressed);
     // An exact copy: a list grown by pushes keeps room for ~19 (100,000 docs' lists, ~13 MB).
     signals[path] = list.slice();
   }
 
+  giveNearMisses(misses, input.files, signals);
   excluded.sort((a, b) => byCodePoint(a.path, b.path));
   const artifact: ScanArtifact = {
     schema_version: SCAN_SCHEMA_VERSION,
@@ -440,7 +444,8 @@ const _RENDERED = /\.(md|markdown)$/i;
 
 /**
  * Appends a doc's link signals to `list`: broken links, broken anchors and
- * missing paths, each kind by line. One by one: no arrays in between, and a
+ * missing paths, each kind by line (the missing paths also to `misses`, to
+ * be given their near misses). One by one: no arrays in between, and a
  * spread call overflows the stack on a doc with ~100,000 findings.
  */
 function _linkFindings(
@@ -451,7 +456,7 @@ function _linkFindings(
   analysed: ReadonlyMap<string, DocSummary>,
   headings: Map<string, ReadonlySet<string> | null>,
   site: (() => SiteLinkCheck) | undefined,
-  tails: () => TailIndex,
+  misses: [path: string, signal: MissingPath][],
 ): void {
   const { broken, fragments, missing } = linkFacts;
   // Under a docs renderer, a page's links broken by GitHub's rules may lead to a page.
@@ -492,11 +497,8 @@ function _linkFindings(
     for (const signal of anchors.sort((a, b) => a.line - b.line)) list.push(signal);
   }
   for (const signal of missing) {
-    // A near miss: the path is the tail of a listed one (`references/x.md` of `skills/y/…`).
-    const near = tails().of(signal.path);
-    if (near === undefined) list.push(signal);
-    else if (near.count === 1) list.push({ ...signal, hint: near.first });
-    else list.push({ ...signal, candidates: near.count });
+    list.push(signal);
+    misses.push([path, signal]);
   }
 }
 
