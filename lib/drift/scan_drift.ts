@@ -131,16 +131,13 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     : undefined;
   const unchanged = memo === undefined ? () => false : before!.unchanged;
   // Nothing changed: each doc's signals, and the history's note and answers, as the memo has them.
-  let asBefore = memo !== undefined;
-  for (const path of options.docs.keys()) {
-    if (!asBefore) break;
-    asBefore = unchanged(path);
-  }
-  if (asBefore) {
+  const asBefore = memo === undefined
+    ? undefined
+    : _kept(memo, options.docs.keys(), unchanged, now);
+  if (asBefore?.every === true) {
     const data = git?.history === undefined ? undefined : options.known;
-    const signals = _kept(memo!, options.docs.keys(), unchanged, now);
     return {
-      signals,
+      signals: asBefore.signals,
       note: memo!.note ?? undefined,
       data,
       changed: false,
@@ -178,9 +175,7 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     });
   }
   // The unchanged docs keep their signals; the others' are made.
-  const signals = memo === undefined
-    ? new Map<string, DriftSignal[]>()
-    : _kept(memo, options.docs.keys(), unchanged, now);
+  const signals = asBefore?.signals ?? new Map<string, DriftSignal[]>();
   const made = driftSignals({
     docs: {
       *[Symbol.iterator]() {
@@ -225,25 +220,30 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
 
 /**
  * The signals `memo` keeps of the `unchanged` docs among `paths` (in shortlist order), with
- * `review`'s day counts made anew on `now`'s date.
+ * `review`'s day counts made anew on `now`'s date, and whether every doc is unchanged.
  */
 function _kept(
   memo: DriftMemo,
   paths: Iterable<string>,
   unchanged: (path: string) => boolean,
   now: Date,
-): Map<string, DriftSignal[]> {
-  const out = new Map<string, DriftSignal[]>();
+): { signals: Map<string, DriftSignal[]>; every: boolean } {
+  const signals = new Map<string, DriftSignal[]>();
+  let every = true;
   const doc = _inOrder(memo.docs);
   for (const path of paths) {
-    const kept = unchanged(path) ? doc(path) : undefined;
+    if (!unchanged(path)) {
+      every = false;
+      continue;
+    }
+    const kept = doc(path);
     if (kept === undefined) continue;
-    out.set(
+    signals.set(
       path,
       kept[1].map((s) => s.kind === "review" ? reviewSignal(s.reviewed, s.interval_days, now) : s),
     );
   }
-  return out;
+  return { signals, every };
 }
 
 /**

@@ -173,12 +173,13 @@ async function _scan(
     ...config.drift.exclude_docs,
     ...config.drift.exclude_code,
   ];
-  if (needsGlobEngine(globs, _paths(files))) await loadGlobEngine();
+  const listedPaths = files.map((f) => f.path);
+  if (needsGlobEngine(globs, listedPaths)) await loadGlobEngine();
   const paths = selectReads(files, config, ignored);
   const readText = _textReader(root);
   // The renderer's config is read once per scan; the reading threads resolve site-root links
   // as it does.
-  const site = detectSite(_paths(files), readText, config.links);
+  const site = detectSite(listedPaths, readText, config.links);
   const source = pathIndexSource(files, listing.opaque, site);
   const listed = caching ? cacheListing(source) : undefined;
   // Under another listing, only the docs whose link facts it cannot touch take cached facts
@@ -498,11 +499,6 @@ function _textReader(root: string): (path: string) => string | undefined {
       return undefined;
     }
   };
-}
-
-/** The listed paths, in order (a generator: array iterator helpers are several times slower). */
-function* _paths(files: readonly ListedFile[]): Generator<string> {
-  for (const file of files) yield file.path;
 }
 
 /** Size of the git index (0 when unknown, e.g. in a worktree, whose `.git` is a file): ~64+ bytes per file. */
