@@ -30,12 +30,16 @@ export interface TailMatch {
  * assert.deepEqual(tails.of("references/x.md"), { first: "skills/y/references/x.md", count: 2 });
  * assert.deepEqual(tails.of("y/references/x.md"), { first: "skills/y/references/x.md", count: 1 });
  * assert.equal(tails.of("other/x.md"), undefined);
+ * assert.equal(tails.named, 3);
  * ```
  */
 export class TailIndex {
   #paths: readonly string[];
   /** A name's one path, or its paths once it has more (most names have one: no array each). */
   #byName = new Map<string, string | string[]>();
+
+  /** How many listed paths are named as one of the tails given up front. */
+  readonly named: number = 0;
 
   /** Indexes `paths` (root-relative, `/`-separated) for `tails` (the tails to be asked about). */
   constructor(paths: readonly string[], tails: Iterable<string>) {
@@ -52,7 +56,7 @@ export class TailIndex {
       const slash = path.lastIndexOf("/");
       if (!lengths.has(path.length - slash - 1)) continue;
       const name = path.slice(slash + 1);
-      if (names.has(name)) this.#add(name, path);
+      if (names.has(name)) this.#add(name, path), this.named++;
     }
   }
 

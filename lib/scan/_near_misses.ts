@@ -41,6 +41,8 @@ export function giveNearMisses(
   const paths: string[] = [];
   for (const file of files) if (file.type === "file") paths.push(file.path);
   const tails = new TailIndex(paths, misses.map(([, signal]) => signal.path));
+  // No listed file has a missing path's name (most often so): no near miss at all.
+  if (tails.named === 0) return;
   for (let from = 0, to = 0; from < misses.length; from = to) {
     const path = misses[from][0];
     while (to < misses.length && misses[to][0] === path) to++;
