@@ -1,7 +1,8 @@
 /**
  * The drift signals of a scan, from its facts to its signals: what counts as
  * code, the words to look for, the one bounded history read
- * ({@linkcode readDriftHistory}), then {@linkcode driftSignals}.
+ * ({@linkcode readDriftHistory}), then {@linkcode driftSignals}; an unchanged
+ * doc's signals as the scan before kept them ({@linkcode DriftMemo}).
  *
  * @module
  */
