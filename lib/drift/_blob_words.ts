@@ -34,9 +34,8 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
   const check = (from: number, to: number) => {
     const length = to - from;
     const lengths = shapes[bytes[from] * 128 + bytes[to - 1]];
-    if ((lengths & (length < 31 ? 1 << length : 1 << 31)) === 0 || length > shapes[_LONGEST]) {
-      return;
-    }
+    if (lengths === 0 || (lengths & (length < 30 ? 1 << length : 1 << 30)) === 0) return;
+    if (length > shapes[_LONGEST]) return;
     const word = String.fromCharCode(...bytes.subarray(from, to));
     if (wanted.has(word)) has.add(word);
   };
@@ -68,11 +67,14 @@ export function blobWords(bytes: Uint8Array, wanted: ReadonlySet<string>): Set<s
       if (k > from) check(from, k);
       from = k + 1;
     }
-    if (hyphens.length > 0 && hyphens.length < 8) {
-      // Part p spans (bounds[p] + 1) to bounds[p + 1]; each run of two parts or more.
+    // Its `-`-joined parts of two or more, up to as many as a term has (none: no term has a `-`).
+    const most = shapes[_MOST_HYPHENS];
+    if (hyphens.length > 0 && hyphens.length < 8 && most > 0) {
+      // Part p spans (bounds[p] + 1) to bounds[p + 1].
       const bounds = [start - 1, ...hyphens, end];
       for (let a = 0; a < bounds.length - 1; a++) {
-        for (let b = a + 2; b < bounds.length; b++) check(bounds[a] + 1, bounds[b]);
+        const last = Math.min(bounds.length - 1, a + 1 + most);
+        for (let b = a + 2; b <= last; b++) check(bounds[a] + 1, bounds[b]);
       }
     }
   }
@@ -91,20 +93,24 @@ _CLASS[0x24] = _DOLLAR;
 
 /**
  * The terms' shapes: for each first and last character (both ASCII: a term of other characters
- * is never found), the lengths of the terms that have them as bits (bit 31: 31 or more). A run of
+ * is never found), the lengths of the terms that have them as bits (bit 30: 30 or more). A run of
  * no term's shape, or longer than every term (slot {@linkcode _LONGEST}), is passed over without
- * making its string. Made once per set of terms.
+ * making its string; a run's `-`-joined parts are tried up to the most `-` a term has (slot
+ * {@linkcode _MOST_HYPHENS}). Made once per set of terms.
  */
-function _shapesOf(wanted: ReadonlySet<string>): Uint32Array {
+function _shapesOf(wanted: ReadonlySet<string>): Int32Array {
   let shapes = _shapes.get(wanted);
   if (shapes !== undefined) return shapes;
-  shapes = new Uint32Array(_LONGEST + 1);
+  shapes = new Int32Array(_MOST_HYPHENS + 1);
   for (const term of wanted) {
     const first = term.charCodeAt(0);
     const last = term.charCodeAt(term.length - 1);
     if (term === "" || first >= 128 || last >= 128) continue;
-    shapes[first * 128 + last] |= term.length < 31 ? 1 << term.length : 1 << 31;
+    shapes[first * 128 + last] |= term.length < 30 ? 1 << term.length : 1 << 30;
     shapes[_LONGEST] = Math.max(shapes[_LONGEST], term.length);
+    let hyphens = 0;
+    for (let i = term.indexOf("-"); i >= 0; i = term.indexOf("-", i + 1)) hyphens++;
+    shapes[_MOST_HYPHENS] = Math.max(shapes[_MOST_HYPHENS], hyphens);
   }
   _shapes.set(wanted, shapes);
   return shapes;
@@ -112,5 +118,7 @@ function _shapesOf(wanted: ReadonlySet<string>): Uint32Array {
 
 /** The slot after the shapes: the longest term's length. */
 const _LONGEST = 128 * 128;
+/** The slot after that: the most `-` a term has. */
+const _MOST_HYPHENS = _LONGEST + 1;
 
-const _shapes = new WeakMap<ReadonlySet<string>, Uint32Array>();
+const _shapes = new WeakMap<ReadonlySet<string>, Int32Array>();
