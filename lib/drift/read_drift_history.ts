@@ -65,9 +65,10 @@ export interface DriftHistoryOptions {
   /**
    * HEAD's first-parent history as the git ages' pass read it (`GitAges.log`:
    * whole, or the commits since a HEAD), taken instead of a `git log` of this
-   * module's own wherever it covers what is needed.
+   * module's own wherever it covers what is needed; as a promise, awaited
+   * once HEAD's search is under way.
    */
-  log?: FirstParentLog;
+  log?: FirstParentLog | Promise<FirstParentLog | undefined>;
 }
 
 /** What {@linkcode readDriftHistory} learnt. */
@@ -314,9 +315,10 @@ async function _chain(
   key: string,
   known: DriftCacheData | undefined,
   isCode: (path: string) => boolean,
-  shared: FirstParentLog | undefined,
+  pass: FirstParentLog | Promise<FirstParentLog | undefined> | undefined,
 ): Promise<DriftCacheData> {
   if (known?.head === head) return known;
+  const shared = await pass;
   const log = shared?.commits[0] === head ? shared : undefined;
   // A whole history read already is the known data plus the commits since, or more.
   if (known !== undefined && (log === undefined || log.since !== undefined)) {

@@ -44,17 +44,17 @@ export interface ScanDriftOptions {
   files: readonly ListedFile[];
   /**
    * Git facts: HEAD, whether shallow, the fingerprint of what shapes history
-   * besides HEAD (`GitTip.history`; `undefined`: nothing is cached), each
-   * path's newest first-parent commit time, and the history pass those were
-   * read in (`GitAges.log`, when it read HEAD's); `undefined` outside git.
+   * besides HEAD (`GitTip.history`; `undefined`: nothing is cached), and,
+   * when the history pass is done (awaited only when needed: HEAD's code is
+   * searched meanwhile), each path's newest first-parent commit time and the
+   * pass itself (`GitAges.log`, when it read HEAD's); `undefined` outside git.
    */
   git:
     | {
       head: string | undefined;
       shallow: boolean;
       history: string | undefined;
-      ages: ReadonlyMap<string, number>;
-      log?: FirstParentLog;
+      pass: Promise<{ ages: ReadonlyMap<string, number>; log?: FirstParentLog }>;
     }
     | undefined;
   /** What a scan before kept of the history work. */
@@ -172,11 +172,12 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       notCode: _notCodePathspecs(config),
       terms: [...terms],
       known: git.history === undefined ? undefined : options.known,
-      log: git.log,
+      log: git.pass.then((pass) => pass.log),
     });
   }
   // The unchanged docs keep their signals; the others' are made.
   const signals = asBefore?.signals ?? new Map<string, DriftSignal[]>();
+  const ages = git === undefined ? undefined : (await git.pass).ages;
   const made = driftSignals({
     docs: {
       *[Symbol.iterator]() {
@@ -187,7 +188,7 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     },
     config: drift,
     now,
-    docSeconds: (path) => untracked.has(path) ? undefined : git?.ages.get(path),
+    docSeconds: (path) => untracked.has(path) ? undefined : ages?.get(path),
     codeFiles,
     history,
   });

@@ -21,7 +21,7 @@ import { type DiskLookup, diskState, pathIndexSource } from "../links/path_index
 import { type CachedDoc, cacheListing, KEEP_FACTS_UP_TO, ScanCache } from "./scan_cache.ts";
 import { ListingChange } from "../links/listing_change.ts";
 import { contentExclusion } from "./summarize_doc.ts";
-import { type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
+import { type FileRead, type ScanArtifact, scanDocs, selectReads } from "./scan_docs.ts";
 import { contentIdentity } from "../core/content_fingerprint.ts";
 import { dirEntries } from "../fs/dir_entries.ts";
 import { loadGlobEngine, needsGlobEngine } from "../config/glob_matcher.ts";
@@ -263,8 +263,50 @@ async function _scan(
   for (const [target, count] of cachedInbound) {
     if (count !== 0) inbound.set(target, (inbound.get(target) ?? 0) + count);
   }
-  const ages = await facts?.ages;
-  const git = _isoDatable(ages, warnings);
+  // The drift signals (not for prune's scan, which keeps links instead), when any is on: off,
+  // they would find nothing and keep no history data, and no doc's drift facts are parsed.
+  const { stale_reference, code_drift, review } = config.drift;
+  const driftOn = !options.keepLinks && (stale_reference || code_drift || review);
+  const now = options.clock.now();
+  const late: string[] = [];
+  const agesRead = facts?.ages.then((ages) => ({ ages, git: _isoDatable(ages, late)! }));
+  agesRead?.catch(() => {}); // awaited below
+  const tip = driftOn && facts !== undefined ? await facts.tip : undefined;
+  const pass = agesRead?.then(({ git }) => ({ ages: git.ages, log: git.log }));
+  pass?.catch(() => {}); // awaited by the drift signals, or failing the scan below
+  const runDrift = (shortlist: readonly string[]) =>
+    scanDrift({
+      root,
+      config,
+      now,
+      // Made as they are asked for, each time (from each doc's cache line): never all at once.
+      docs: {
+        keys: () => shortlist,
+        get: (path) => {
+          const read = reads.get(path);
+          return read?.kind === "text" ? read.summary?.drift : undefined;
+        },
+      },
+      files,
+      git: tip === undefined ? undefined : { ...tip, pass: pass! },
+      known: cache?.drift(),
+      // The signals the cache's scan made hold for the docs that took their facts from it, and
+      // for binary docs (no facts) that were not text then either.
+      before: cache === undefined ? undefined : {
+        memo: cache.driftMemo(),
+        sameListing: valid !== undefined && change === undefined,
+        unchanged: (path) =>
+          taken.has(path) || (reads.get(path)?.kind !== "text" && cache.key(path) === undefined),
+      },
+    });
+  // Started now, on the docs that will be shortlisted (checked below), while git's history pass
+  // may still run (a long history takes longer than reading the docs): HEAD's code is searched
+  // meanwhile.
+  const early = driftOn ? _shortlist(paths, reads) : undefined;
+  const driftEarly = early === undefined ? undefined : runDrift(early);
+  driftEarly?.catch(() => {}); // awaited below
+  const { ages, git } = (await agesRead) ?? {};
+  warnings.push(...late);
   if (git) warnings.push(...git.warnings);
   // One pass over the listing, which holds every doc read once (no set of tracked paths).
   for (const { path, tracked } of files) {
@@ -283,7 +325,7 @@ async function _scan(
     site,
     readText,
     config,
-    now: options.clock.now(),
+    now,
     git,
     files,
     opaque: listing.opaque,
@@ -305,41 +347,13 @@ async function _scan(
     },
   });
   keepHeapNearLive();
-  // The drift signals (not for prune's scan, which keeps links instead), when any is on: off,
-  // they would find nothing and keep no history data, and no doc's drift facts are parsed.
-  const { stale_reference, code_drift, review } = config.drift;
-  const drift = options.keepLinks || !(stale_reference || code_drift || review)
-    ? undefined
-    : await scanDrift({
-      root,
-      config,
-      now: options.clock.now(),
-      // Made as they are asked for, each time (from each doc's cache line): never all at once.
-      docs: {
-        keys: () => artifact.shortlist,
-        get: (path) => {
-          const read = reads.get(path);
-          return read?.kind === "text" ? read.summary?.drift : undefined;
-        },
-      },
-      files,
-      git: git === undefined ? undefined : {
-        head: git.head,
-        shallow: git.shallow,
-        history: (await facts!.tip).history,
-        ages: git.ages,
-        log: git.log,
-      },
-      known: cache?.drift(),
-      // The signals the cache's scan made hold for the docs that took their facts from it, and
-      // for binary docs (no facts) that were not text then either.
-      before: cache === undefined ? undefined : {
-        memo: cache.driftMemo(),
-        sameListing: valid !== undefined && change === undefined,
-        unchanged: (path) =>
-          taken.has(path) || (reads.get(path)?.kind !== "text" && cache.key(path) === undefined),
-      },
-    });
+  let drift = driftOn && early !== undefined && _same(early, artifact.shortlist)
+    ? await driftEarly
+    : undefined;
+  if (driftOn && drift === undefined) {
+    await driftEarly?.catch(() => {});
+    drift = await runDrift(artifact.shortlist);
+  }
   if (drift !== undefined) {
     // Drift findings are suppressed by the doc's comments too (docs/signals.md).
     const suppressed = artifact.suppressed ?? { total: 0, by_kind: {}, by_path: {} };
@@ -402,6 +416,30 @@ function _isoDatable(git: GitAges | undefined, warnings: string[]): GitAges | un
   );
   const ages = new Map([...git.ages].filter(([, seconds]) => seconds * 1000 <= LAST_ISO_MS));
   return { ...git, ages };
+}
+
+/**
+ * The docs `scanDocs` shortlists, known before it runs: those read, in listing order, less the
+ * frozen and append-only ones; `undefined` when a text doc has no summary yet (`scanDocs` makes
+ * it).
+ */
+function _shortlist(paths: readonly string[], reads: ReadonlyMap<string, FileRead>) {
+  const out: string[] = [];
+  for (const path of paths) {
+    const read = reads.get(path);
+    if (read === undefined) continue;
+    if (read.kind === "text") {
+      if (read.summary === undefined) return undefined;
+      if (contentExclusion(read.summary) !== undefined) continue;
+    }
+    out.push(path);
+  }
+  return out;
+}
+
+/** Whether two lists hold the same strings in the same order. */
+function _same(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** A scan cache larger than this is not read (20,000 docs make ~9 MB). */
