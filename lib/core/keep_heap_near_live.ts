@@ -45,11 +45,12 @@ export interface KeepHeapOptions {
   slackBytes?: number;
 }
 
-/** The heap the last collection left. */
 /** The heap is looked at no more often than this (a scan allocates some MB in that time). */
 const _LOOK_EVERY_MS = 10;
 
+/** When the heap was last looked at (`performance.now()`). */
 let _lookedAt = -Infinity;
+/** The heap the last collection left. */
 let _after = 0;
 /** The collector; `null` when none can be had, `undefined` until it is loaded. */
 let _gc: (() => void) | null | undefined;
@@ -58,8 +59,9 @@ let _loading: Promise<void> | undefined;
 /**
  * Collects the heap when it has grown past 15 % more than the last collection
  * left, plus 40 MiB, and past 160 MiB (never a small heap: a scan of 40,000
- * docs stays below); otherwise costs one look at the heap's size (a few
- * microseconds). Called every so often by the scan's long loops, on the thread
+ * docs stays below); otherwise costs one look at the heap's size (~10 µs: the
+ * process's RSS is read too), and none within 10 ms of the last look (unless
+ * `released`). Called every so often by the scan's long loops, on the thread
  * they run on. The first time the heap grows that far, the collector starts
  * loading and nothing is collected: it is there once the thread has
  * waited on anything since.

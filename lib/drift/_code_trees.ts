@@ -29,8 +29,8 @@ export class CodeTrees {
   #headTree: Promise<Map<string, string>> | undefined;
   /** Each blob read → the wanted words it has (none: a binary blob, or one git lacks). */
   #words = new Map<string, ReadonlySet<string>>();
-  /** The reads under way or done: a search's answers wait for them all. */
-  #reading: Promise<void>[] = [];
+  /** Each blob asked for → the read of its batch (a search's answers wait for the ones it needs). */
+  #reading = new Map<string, Promise<void>>();
   /** Older commits whose blobs are being read ahead of their search (see {@linkcode prefetch}). */
   #prefetched:
     | {
@@ -72,8 +72,10 @@ export class CodeTrees {
     const found = new Map<string, Set<string>>(commits.map((c) => [c, new Set()]));
     if (commits.length === 0 || terms.length === 0) return found;
     const trees = await this.#readTrees(commits);
-    // Blobs another search is still reading count once read.
-    await Promise.all(this.#reading);
+    // Blobs another search is still reading count once read (only those: not the whole prefetch).
+    const batches = new Set<Promise<void>>();
+    for (const tree of trees) for (const oid of tree) batches.add(this.#reading.get(oid)!);
+    await Promise.all(batches);
     const asked = new Set(terms);
     commits.forEach((commit, i) => {
       const has = found.get(commit)!;
@@ -175,7 +177,7 @@ export class CodeTrees {
     if (oids.length === 0) return Promise.resolve();
     for (const oid of oids) this.#words.set(oid, _NONE);
     const reading = this.#readBatch(oids);
-    this.#reading.push(reading);
+    for (const oid of oids) this.#reading.set(oid, reading);
     return reading;
   }
 

@@ -11,7 +11,7 @@ import { byCodePoint } from "../core/by_code_point.ts";
 import type { DriftSignal } from "./drift_signals.ts";
 
 /** One doc's entry: its path and its drift signals as they were made. */
-export type DriftMemoDoc = readonly [path: string, signals: DriftSignal[]];
+export type DriftMemoDoc = readonly [path: string, signals: readonly DriftSignal[]];
 
 /** The drift signals of a scan (see the module's doc). */
 export interface DriftMemo {
@@ -19,6 +19,8 @@ export interface DriftMemo {
   key: string;
   /** The artifact's `drift` note of that scan (`null`: none). */
   note: { commits: number; examined: number; shallow: boolean } | null;
+  /** The shortlisted docs that were not text (no drift facts), in shortlist order. */
+  binary: string[];
   /** Each shortlisted doc with signals, in shortlist order (by code point). */
   docs: DriftMemoDoc[];
 }
@@ -36,6 +38,7 @@ export interface DriftMemo {
  * const memo = {
  *   key: "k",
  *   note: null,
+ *   binary: [],
  *   docs: [["a.md", [{ kind: "code_drift", path: "a.ts", commits_after: 2, days_after: 9 }]]],
  * };
  * assert.deepEqual(parseDriftMemo(memo, "k"), memo);
@@ -46,7 +49,12 @@ export interface DriftMemo {
 export function parseDriftMemo(value: unknown, key: string): DriftMemo | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const memo = value as Record<string, unknown>;
-  if (memo.key !== key || !Array.isArray(memo.docs)) return undefined;
+  if (
+    memo.key !== key || !Array.isArray(memo.docs) || !Array.isArray(memo.binary) ||
+    !memo.binary.every((path) => typeof path === "string")
+  ) {
+    return undefined;
+  }
   const note = memo.note as Record<string, unknown> | null;
   if (
     note !== null &&
@@ -68,6 +76,43 @@ export function parseDriftMemo(value: unknown, key: string): DriftMemo | undefin
     previous = doc[0];
   }
   return value as DriftMemo;
+}
+
+/**
+ * Whether two memos hold the same: note, binary docs and each doc's signals, a `review` signal
+ * by its date and interval (its day counts move with the clock).
+ *
+ * @example
+ * ```ts
+ * import { sameDriftMemo } from "./drift_memo.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const review = (days: number) => ({
+ *   kind: "review" as const, reviewed: "2026-01-01", days_since: days, interval_days: null, due: null,
+ * });
+ * const memo = (days: number) => ({ key: "k", note: null, binary: [], docs: [["a.md", [review(days)]] as const] });
+ * assert.ok(sameDriftMemo(memo(3), memo(4)));
+ * assert.ok(!sameDriftMemo(memo(3), { ...memo(3), binary: ["b.md"] }));
+ * ```
+ */
+export function sameDriftMemo(a: DriftMemo, b: DriftMemo): boolean {
+  if (a.key !== b.key || JSON.stringify(a.note) !== JSON.stringify(b.note)) return false;
+  if (a.binary.length !== b.binary.length || a.binary.some((p, i) => p !== b.binary[i])) {
+    return false;
+  }
+  if (a.docs.length !== b.docs.length) return false;
+  return a.docs.every((doc, i) => {
+    const other = b.docs[i];
+    return doc === other ||
+      (doc[0] === other[0] && _comparable(doc[1]) === _comparable(other[1]));
+  });
+}
+
+/** A doc's signals as compared: a `review` signal by its date and interval. */
+function _comparable(signals: readonly DriftSignal[]): string {
+  return JSON.stringify(
+    signals.map((s) => s.kind === "review" ? [s.reviewed, s.interval_days] : s),
+  );
 }
 
 function _isCount(value: unknown): value is number {

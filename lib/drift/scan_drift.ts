@@ -17,7 +17,7 @@ import { codePathMatcher } from "./code_path_matcher.ts";
 import { codeTargeter } from "./code_targeter.ts";
 import type { DocDriftFacts } from "./doc_drift_facts.ts";
 import { type DriftSignal, driftSignals, reviewSignal } from "./drift_signals.ts";
-import { type DriftMemo, type DriftMemoDoc, parseDriftMemo } from "./drift_memo.ts";
+import { type DriftMemo, type DriftMemoDoc, parseDriftMemo, sameDriftMemo } from "./drift_memo.ts";
 import { type DriftCacheData, type DriftHistory, readDriftHistory } from "./read_drift_history.ts";
 
 /** Bump when what the history work finds changes, so no cached answer of the old code is used. */
@@ -59,6 +59,8 @@ export interface ScanDriftOptions {
     | undefined;
   /** What a scan before kept of the history work. */
   known?: DriftCacheData;
+  /** Whether a shortlisted doc is not text (it has no drift facts); none is by default. */
+  binary?: (path: string) => boolean;
   /**
    * The signals a scan before made (its {@linkcode DriftMemo}, unchecked),
    * whether the listing is the one they were made under, and whether a doc's
@@ -130,17 +132,20 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
   const memo = memoKey !== undefined && before?.sameListing
     ? parseDriftMemo(before.memo, memoKey)
     : undefined;
-  const unchanged = memo === undefined ? () => false : before!.unchanged;
+  const binary = options.binary ?? (() => false);
+  // A doc keeps what the memo says of it when its facts are those the memo was made from, or it
+  // had none then (not text) and has none now.
+  const wasBinary = new Set(memo?.binary);
+  const same = memo === undefined
+    ? () => false
+    : (path: string) => before!.unchanged(path) || (wasBinary.has(path) && binary(path));
+  const kept = memo === undefined ? undefined : _kept(memo, options.docs.keys(), same);
   // Nothing changed: each doc's signals, and the history's note and answers, as the memo has them.
-  const asBefore = memo === undefined
-    ? undefined
-    : _kept(memo, options.docs.keys(), unchanged, now);
-  if (asBefore?.every === true) {
-    const data = git?.history === undefined ? undefined : options.known;
+  if (kept?.every === true) {
     return {
-      signals: asBefore.signals,
+      signals: _ordered(options.docs.keys(), kept.docs, new Map(), now),
       note: memo!.note ?? undefined,
-      data,
+      data: git?.history === undefined ? undefined : options.known,
       changed: false,
       memo,
       memoChanged: false,
@@ -164,6 +169,9 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
   }
   let history: DriftHistory | undefined;
   if (git?.head !== undefined && (terms.size > 0 || pointsAtCode)) {
+    // Awaited only when the chain is not the known one's.
+    const log = git.pass.then((pass) => pass.log);
+    log.catch(() => {}); // a failed pass fails the scan where it awaits the ages
     history = await readDriftHistory({
       root: options.root,
       head: git.head,
@@ -172,17 +180,16 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
       notCode: _notCodePathspecs(config),
       terms: [...terms],
       known: git.history === undefined ? undefined : options.known,
-      log: git.pass.then((pass) => pass.log),
+      log,
     });
   }
   // The unchanged docs keep their signals; the others' are made.
-  const signals = asBefore?.signals ?? new Map<string, DriftSignal[]>();
   const ages = git === undefined ? undefined : (await git.pass).ages;
   const made = driftSignals({
     docs: {
       *[Symbol.iterator]() {
         for (const path of options.docs.keys()) {
-          if (!unchanged(path)) yield [path, options.docs.get(path)] as const;
+          if (!same(path)) yield [path, options.docs.get(path)] as const;
         }
       },
     },
@@ -192,23 +199,30 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
     codeFiles,
     history,
   });
-  for (const [path, list] of made) signals.set(path, list);
+  const signals = _ordered(options.docs.keys(), kept?.docs ?? new Map(), made, now);
   const note = history === undefined
     ? undefined
     : { commits: history.commits, examined: history.examined, shallow: git!.shallow };
-  // The memo for the next scan: every doc's signals, in shortlist order (each list a copy: the
-  // caller may trim the ones it is given).
+  // The memo for the next scan: each doc's signals as made (a kept doc's entry as it was), in
+  // shortlist order, each list a copy (the caller may trim the ones it is given).
   let next: DriftMemo | undefined;
   if (memoKey !== undefined) {
     const docs: DriftMemoDoc[] = [];
+    const binaries: string[] = [];
     for (const path of options.docs.keys()) {
-      const list = signals.get(path);
-      if (list !== undefined) docs.push([path, [...list]]);
+      const entry = kept?.docs.get(path);
+      const list = made.get(path);
+      if (entry !== undefined) docs.push(entry);
+      else if (list !== undefined) docs.push([path, [...list]]);
+      if (binary(path)) binaries.push(path);
     }
-    next = { key: memoKey, note: note ?? null, docs };
+    next = { key: memoKey, note: note ?? null, binary: binaries, docs };
   }
-  // A memo made anew differs from the one before, if any (one that did not hold is replaced).
-  const memoChanged = next !== undefined || (before?.memo ?? null) !== null;
+  // Written again only when it differs from the one before (a doc never cached, e.g. one past the
+  // parse limit, has its signals made every scan: alike, they change nothing).
+  const memoChanged = memo === undefined
+    ? next !== undefined || (before?.memo ?? null) !== null
+    : next === undefined || !sameDriftMemo(memo, next);
   if (history === undefined) return { signals, changed: false, memo: next, memoChanged };
   return {
     signals,
@@ -221,31 +235,49 @@ export async function scanDrift(options: ScanDriftOptions): Promise<ScanDrift> {
 }
 
 /**
- * The signals `memo` keeps of the `unchanged` docs among `paths` (in shortlist order), with
- * `review`'s day counts made anew on `now`'s date, and whether every doc is unchanged.
+ * The memo's entries of the docs among `paths` (in shortlist order) that are the `same` as when
+ * it was made, and whether every doc is.
  */
 function _kept(
   memo: DriftMemo,
   paths: Iterable<string>,
-  unchanged: (path: string) => boolean,
-  now: Date,
-): { signals: Map<string, DriftSignal[]>; every: boolean } {
-  const signals = new Map<string, DriftSignal[]>();
+  same: (path: string) => boolean,
+): { docs: Map<string, DriftMemoDoc>; every: boolean } {
+  const docs = new Map<string, DriftMemoDoc>();
   let every = true;
   const doc = _inOrder(memo.docs);
   for (const path of paths) {
-    if (!unchanged(path)) {
+    if (!same(path)) {
       every = false;
       continue;
     }
-    const kept = doc(path);
-    if (kept === undefined) continue;
-    signals.set(
-      path,
-      kept[1].map((s) => s.kind === "review" ? reviewSignal(s.reviewed, s.interval_days, now) : s),
-    );
+    const entry = doc(path);
+    if (entry !== undefined) docs.set(path, entry);
   }
-  return { signals, every };
+  return { docs, every };
+}
+
+/**
+ * Each doc's signals in shortlist order (the artifact counts suppressed ones in that order): a
+ * kept doc's with `review`'s day counts made anew on `now`'s date, the others' as made.
+ */
+function _ordered(
+  paths: Iterable<string>,
+  kept: ReadonlyMap<string, DriftMemoDoc>,
+  made: ReadonlyMap<string, DriftSignal[]>,
+  now: Date,
+): Map<string, DriftSignal[]> {
+  const out = new Map<string, DriftSignal[]>();
+  for (const path of paths) {
+    const entry = kept.get(path);
+    const list = entry === undefined
+      ? made.get(path)
+      : entry[1].map((s) =>
+        s.kind === "review" ? reviewSignal(s.reviewed, s.interval_days, now) : s
+      );
+    if (list !== undefined) out.set(path, list);
+  }
+  return out;
 }
 
 /**

@@ -246,7 +246,17 @@ export class ScanCache {
       yield* out.put("}");
     }
     yield* out.put(`,"drift":${JSON.stringify(drift?.history ?? null)}`);
-    yield* out.put(`,"drift_signals":${JSON.stringify(drift?.memo ?? null)}`);
+    const memo = drift?.memo;
+    if (memo === undefined) yield* out.put(`,"drift_signals":null`);
+    else {
+      // A doc at a time, as the docs' lines (a memo of 100,000 docs' signals is some MB).
+      const { key, note, binary, docs } = memo;
+      yield* out.put(`,"drift_signals":{"key":${JSON.stringify(key)}`);
+      yield* out.put(`,"note":${JSON.stringify(note)}`);
+      yield* out.list(',"binary":', binary, (path) => JSON.stringify(path));
+      yield* out.list(',"docs":', docs, (doc) => JSON.stringify(doc));
+      yield* out.put("}");
+    }
     yield* out.list(',"paths":', docs.values(), ([path]) => JSON.stringify(path));
     yield* out.list(',"keys":', docs.values(), ([, key]) => JSON.stringify(key));
     yield* out.list(',"oids":', docs.values(), ([, , , oid]) => JSON.stringify(oid));

@@ -289,14 +289,13 @@ async function _scan(
       },
       files,
       git: tip === undefined ? undefined : { ...tip, pass: pass! },
+      binary: (path) => reads.get(path)?.kind !== "text",
       known: cache?.drift(),
-      // The signals the cache's scan made hold for the docs that took their facts from it, and
-      // for binary docs (no facts) that were not text then either.
+      // The signals the cache's scan made hold for the docs that took their facts from it.
       before: cache === undefined ? undefined : {
         memo: cache.driftMemo(),
         sameListing: valid !== undefined && change === undefined,
-        unchanged: (path) =>
-          taken.has(path) || (reads.get(path)?.kind !== "text" && cache.key(path) === undefined),
+        unchanged: (path) => taken.has(path),
       },
     });
   // Started now, on the docs that will be shortlisted (checked below), while git's history pass

@@ -9,6 +9,8 @@ import { fixedClock } from "../../lib/core/clock.ts";
 import { scanRepository } from "../../lib/scan/scan_repository.ts";
 import type { ScanArtifact, Signal } from "../../lib/scan/scan_docs.ts";
 import { cacheChecksum } from "../../lib/scan/scan_cache.ts";
+import { formatScanJson } from "../../lib/scan/format_scan_json.ts";
+import { MAX_PARSE_BYTES } from "../../lib/scan/read_doc.ts";
 import { commitFiles, git, joinPieces, tempRepo, writeFiles } from "../support/helpers.ts";
 
 const NOW = new Date("2025-06-01T00:00:00.000Z");
@@ -68,9 +70,9 @@ async function editKeptSignals(
   await Deno.writeTextFile(cacheFile, `${lines.slice(0, -2).join("\n")}\n${cacheChecksum(body)}\n`);
 }
 
-/** The artifact without what differs from one scan to the next whatever the docs. */
-function comparable(artifact: ScanArtifact): unknown {
-  return { ...artifact, generated_at: undefined };
+/** The artifact as `scan.json` holds it (its keys' order too), but for its time. */
+function comparable(artifact: ScanArtifact): string {
+  return formatScanJson({ ...artifact, generated_at: "" });
 }
 
 Deno.test("a repeat scan takes an unchanged doc's drift signals from the cache, review's days from the clock", async () => {
@@ -148,6 +150,24 @@ Deno.test("with the cache, every change gives the signals and drift note a scan 
     "docs/new.md": "Points at `src/cli.ts`, names `parseConfig()`.\n",
   });
   await same("a new doc (another listing)");
+  // Suppressed in two docs, one edited: counted per doc in shortlist order either way.
+  const quiet = "<!-- dochygiene-disable-next-line stale_reference -->\n";
+  await writeFiles(repo.path, {
+    "docs/guide.md": `# Guide\n\n${quiet}Call \`parseConfig()\`.\n`,
+    "docs/other.md": `# Other\n\n${quiet}Also \`parseConfig()\`.\n`,
+  });
+  await same("two docs suppress their findings");
+  await writeFiles(repo.path, {
+    "docs/guide.md": `# Guide, edited\n\n${quiet}Call \`parseConfig()\`.\n`,
+  });
+  assert.ok((await same("the first of them edited")).suppressed?.by_path["docs/guide.md"]);
+  // A doc past the parse limit is never cached: its signals are made each time, alike.
+  const big = "---\nlast_reviewed: 2025-01-01\n---\n" + "word ".repeat(MAX_PARSE_BYTES / 4);
+  await commitFiles(repo.path, { "docs/big.md": big }, "2025-03-20T00:00:00Z");
+  await same("a doc past the parse limit");
+  await same("a doc past the parse limit, again");
+  await writeFiles(repo.path, { "docs/big.md": "\0" + big.slice(1) });
+  await same("that doc turned binary, its size unchanged");
   await commitFiles(
     repo.path,
     { "src/cli.ts": "export const port = 3;\n" },

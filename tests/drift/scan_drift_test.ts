@@ -11,6 +11,8 @@ import { loadYaml } from "../../lib/yaml/load_yaml.ts";
 import { scanRepository } from "../../lib/scan/scan_repository.ts";
 import type { ScanArtifact, Signal } from "../../lib/scan/scan_docs.ts";
 import { ScanCache } from "../../lib/scan/scan_cache.ts";
+import { scanDrift } from "../../lib/drift/scan_drift.ts";
+import { readGitTip } from "../../lib/git/read_git_ages.ts";
 import { commitFiles, git, joinPieces, tempDir, tempRepo } from "../support/helpers.ts";
 
 await loadYaml();
@@ -293,4 +295,30 @@ Deno.test("the text summary has a section for each drift signal", async () => {
   assert.ok(text.includes(
     "reviews due: 1 in 1 doc\n  due.md  reviewed 2025-01-01, 151 days ago (every 30 days)\n",
   ));
+});
+
+Deno.test("a failed history pass fails the drift signals once, never as an unhandled rejection", async () => {
+  await using repo = await tempRepo();
+  await driftRepo(repo.path);
+  const cacheFile = join(repo.path, ".git", "drift-cache.json");
+  const first = await scan(repo.path, defaultConfig(), cacheFile);
+  const known = ScanCache.parse(joinPieces(first.cachePieces!()))!.drift()!;
+  const tip = await readGitTip(repo.path);
+  const failed = Promise.reject(new Error("git log failed"));
+  // HEAD is the known one's: the chain needs no pass, but the signals need its ages.
+  await assert.rejects(
+    scanDrift({
+      root: repo.path,
+      config: defaultConfig(),
+      now: NOW,
+      docs: new Map([["docs/guide.md", {
+        elements: [{ line: 3, element: "parseConfig()" }],
+        paths: [],
+      }]]),
+      files: [{ path: "docs/guide.md", type: "file", tracked: true }],
+      git: { ...tip, pass: failed },
+      known,
+    }),
+    /git log failed/,
+  );
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MAX_PARSE_BYTES } from "../../lib/scan/read_doc.ts";
 import { join } from "node:path";
 import {
   commitFiles,
@@ -142,6 +143,8 @@ Deno.test("a repeat scan of an unchanged repository with drift history leaves th
     "src/a.ts": "export function readConfig() {}\n",
     "a.md": "# A\n\nCall `loadConfig()` in `src/a.ts`.\n",
     "b.md": "\0 a binary doc has no facts to cache\n",
+    // Past the parse limit: never cached, its facts (and drift signals) made every scan.
+    "c.md": "Call `loadConfig()`.\n" + "word ".repeat(MAX_PARSE_BYTES / 4),
   }, "2025-02-01T00:00:00Z");
   const first = await facts(repo.path);
   assert.ok(first.drift !== undefined, "the scan read the history");
