@@ -48,7 +48,7 @@ export async function loadGlobEngine(): Promise<void> {
  * ```
  */
 export function needsGlobEngine(globs: readonly string[], paths: Iterable<string>): boolean {
-  if (globs.some((g) => !_ANY_DEPTH_EXTENSION.test(_engineGlob(g)))) return true;
+  if (globs.some((g) => anyDepthExtension(g) === undefined)) return true;
   for (const path of paths) if (_NOT_NORMAL.test(path)) return true;
   return false;
 }
@@ -118,7 +118,7 @@ export function globMatcher(globs: readonly string[]): (path: string) => boolean
   const stripped = globs.map(_engineGlob);
   // `**/*.md`-style globs (the default scope) are a suffix test on a normalised path: a scan asks
   // tens of thousands of times, and picomatch's regex costs ~1 µs a path.
-  const suffixes = stripped.map((g) => _ANY_DEPTH_EXTENSION.exec(g)?.[1]);
+  const suffixes = globs.map(anyDepthExtension);
   if (suffixes.some((x) => x === undefined)) return _engine()(stripped, { dot: true });
   const endings = suffixes.map((x) => `.${x}`);
   let matcher: ((path: string) => boolean) | undefined;
@@ -126,6 +126,23 @@ export function globMatcher(globs: readonly string[]): (path: string) => boolean
     _NOT_NORMAL.test(path)
       ? (matcher ??= _engine()(stripped, { dot: true }))(path)
       : endings.some((ending) => path.endsWith(ending));
+}
+
+/**
+ * The extension of a `**\/*.<ext>` glob (any file with it, at any depth: a
+ * suffix test on a normalised path); `undefined` for any other glob.
+ *
+ * @example
+ * ```ts
+ * import { anyDepthExtension } from "./glob_matcher.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(anyDepthExtension("**\/*.md"), "md");
+ * assert.equal(anyDepthExtension("docs/*.md"), undefined);
+ * ```
+ */
+export function anyDepthExtension(glob: string): string | undefined {
+  return _ANY_DEPTH_EXTENSION.exec(_engineGlob(glob))?.[1];
 }
 
 /** `**\/*.<ext>`: any file with that extension, at any depth. */

@@ -8,6 +8,7 @@
  */
 
 import type { Config } from "../config/load_config.ts";
+import { anyDepthExtension } from "../config/glob_matcher.ts";
 import { byCodePoint } from "../core/by_code_point.ts";
 import { contentFingerprint } from "../core/content_fingerprint.ts";
 import type { FirstParentLog } from "../git/first_parent_log.ts";
@@ -281,13 +282,13 @@ function _ordered(
 }
 
 /**
- * Git pathspecs of paths that are docs by a `**\/*.<ext>` scope glob (as `globMatcher`'s
- * suffix test: without magic, git's `*` matches `/` too), and the state folder.
+ * Git pathspecs of paths that are docs by a `**\/*.<ext>` scope glob (`anyDepthExtension`: a
+ * suffix test, as git's `*` without magic, which matches `/` too), and the state folder.
  */
 function _notCodePathspecs(config: Config): string[] {
   const specs = [":(exclude).dochygiene/"];
   for (const glob of config.scope_globs) {
-    const ext = /^\*\*\/\*\.([A-Za-z0-9_-]+)$/.exec(glob)?.[1];
+    const ext = anyDepthExtension(glob);
     if (ext !== undefined) specs.push(`:(exclude)*.${ext}`);
   }
   return specs;
